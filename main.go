@@ -1,0 +1,18 @@
+// Command retry runs a command again when it fails in a way that another
+// attempt may fix, with capped, jittered exponential backoff inside one
+// overall deadline.
+package main
+
+import (
+	"os"
+
+	"github.com/b0a38808/retry/cmd"
+)
+
+// version is set at link time (-ldflags "-X main.version=..."); when empty,
+// cmd falls back to the module version recorded in the build info.
+var version string
+
+func main() {
+	os.Exit(cmd.Execute(version, os.Args[1:]))
+}

@@ -1,0 +1,78 @@
+// Package exitcodes is retry's exit-status contract: the statuses it can
+// end with and the one table that chooses among them.
+//
+//	0        an attempt succeeded
+//	N        gave up (permanent failure, attempts exhausted, budget empty):
+//	         the last attempt's own exit status
+//	124      the deadline or the last attempt's timeout ended the operation
+//	125      retry itself failed: bad flags or values, internal error
+//	126      the command is not executable
+//	127      the command is not found
+//	128+N    cancelled by signal N, or the last attempt died from signal N;
+//	         retry then dies by signal N itself
+package exitcodes
+
+// Code is an exit status of retry.
+type Code int
+
+// The fixed exit statuses. Others are the last attempt's own status or
+// SignalBase plus a signal number.
+const (
+	// OK: an attempt succeeded.
+	OK Code = 0
+	// Timeout: the deadline or the last attempt's timeout ended the
+	// operation, as with timeout(1).
+	Timeout Code = 124
+	// Failed: retry itself failed (bad flags or values, internal error);
+	// when it comes from bad input, the command was never run.
+	Failed Code = 125
+	// CannotExecute: the command was found but could not be executed.
+	CannotExecute Code = 126
+	// NotFound: the command was not found.
+	NotFound Code = 127
+	// SignalBase plus N reports a death by signal N.
+	SignalBase Code = 128
+)
+
+// Last is what the exit status needs to know of the last attempt.
+type Last struct {
+	ExitCode int  // its exit status, when it exited
+	Signal   int  // the signal it died from; 0 when it exited
+	TimedOut bool // cut by its own timeout or by the deadline
+}
+
+// Ending is how an operation ended.
+type Ending struct {
+	Succeeded bool
+	// Deadline: the deadline ended the operation, during an attempt or
+	// because the next wait would have passed it.
+	Deadline bool
+	// Cancelled: a signal cancelled the operation. CancelSignal is that
+	// signal when no attempt was running, so retry ends by it at once.
+	Cancelled    bool
+	CancelSignal int
+	// Ran: at least one attempt ran; Last describes the last one.
+	Ran  bool
+	Last Last
+}
+
+// For returns the exit status for e, and the signal retry must die by to
+// report it (0 when it exits normally). This is the one place where an
+// outcome becomes an exit status.
+func For(e Ending) (Code, int) {
+	switch {
+	case e.Succeeded:
+		return OK, 0
+	case e.Deadline:
+		return Timeout, 0
+	case e.Cancelled && (e.CancelSignal != 0 || !e.Ran):
+		return SignalBase + Code(e.CancelSignal), e.CancelSignal
+	case !e.Ran:
+		return Failed, 0
+	case e.Last.TimedOut && !e.Cancelled:
+		return Timeout, 0
+	case e.Last.Signal != 0:
+		return SignalBase + Code(e.Last.Signal), e.Last.Signal
+	}
+	return Code(e.Last.ExitCode), 0
+}

@@ -1,0 +1,32 @@
+package exitcodes
+
+import "testing"
+
+func TestFor(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		e      Ending
+		code   Code
+		signal int
+	}{
+		{"success", Ending{Succeeded: true, Ran: true}, 0, 0},
+		{"gave up with the last code", Ending{Ran: true, Last: Last{ExitCode: 3}}, 3, 0},
+		{"not found", Ending{Ran: true, Last: Last{ExitCode: 127}}, 127, 0},
+		{"not executable", Ending{Ran: true, Last: Last{ExitCode: 126}}, 126, 0},
+		{"deadline", Ending{Deadline: true, Ran: true, Last: Last{ExitCode: 1}}, 124, 0},
+		{"deadline before any attempt", Ending{Deadline: true}, 124, 0},
+		{"last attempt timed out", Ending{Ran: true, Last: Last{TimedOut: true, Signal: 15}}, 124, 0},
+		{"last attempt killed", Ending{Ran: true, Last: Last{Signal: 9}}, 137, 9},
+		{"cancelled during a wait", Ending{Cancelled: true, CancelSignal: 2, Ran: true, Last: Last{ExitCode: 1}}, 130, 2},
+		{"cancelled attempt died by the signal", Ending{Cancelled: true, Ran: true, Last: Last{Signal: 15}}, 143, 15},
+		{"cancelled attempt exited", Ending{Cancelled: true, Ran: true, Last: Last{ExitCode: 3}}, 3, 0},
+		{"cancelled attempt cut by stop signal", Ending{Cancelled: true, Ran: true, Last: Last{Signal: 15, TimedOut: true}}, 143, 15},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, sig := For(tc.e)
+			if code != tc.code || sig != tc.signal {
+				t.Errorf("For(%+v) = %d, %d; want %d, %d", tc.e, code, sig, tc.code, tc.signal)
+			}
+		})
+	}
+}

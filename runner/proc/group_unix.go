@@ -1,0 +1,33 @@
+//go:build unix
+
+package proc
+
+import (
+	"errors"
+	"os/exec"
+	"syscall"
+)
+
+// Prepare makes cmd start as the leader of a new process group, so the
+// attempt and everything it starts can be signalled together, and, where
+// the system allows, die with retry.
+func Prepare(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
+	setParentDeathSignal(cmd.SysProcAttr)
+}
+
+// Signal sends sig to every process in the group that cmd's process leads.
+// A group that is already gone is not an error.
+func Signal(cmd *exec.Cmd, sig syscall.Signal) error {
+	if cmd.Process == nil {
+		return nil
+	}
+	err := syscall.Kill(-cmd.Process.Pid, sig)
+	if errors.Is(err, syscall.ESRCH) {
+		return nil
+	}
+	return err
+}

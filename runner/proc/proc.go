@@ -1,0 +1,38 @@
+// Package proc starts an attempt in a process group of its own and
+// signals the whole group, so that stopping an attempt stops everything
+// it started.
+package proc
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// SignalName returns the conventional name of sig, such as "SIGKILL".
+func SignalName(sig syscall.Signal) string {
+	if name := signalName(sig); name != "" {
+		return name
+	}
+	return "signal " + strconv.Itoa(int(sig))
+}
+
+// ParseSignal reads a signal given by name ("TERM", "SIGTERM", "term") or
+// by number ("15").
+func ParseSignal(s string) (syscall.Signal, error) {
+	if n, err := strconv.Atoi(s); err == nil {
+		if n <= 0 || n > maxSignal {
+			return 0, fmt.Errorf("must be a signal name or a number from 1 to %d, got %q", maxSignal, s)
+		}
+		return syscall.Signal(n), nil
+	}
+	name := strings.ToUpper(s)
+	if !strings.HasPrefix(name, "SIG") {
+		name = "SIG" + name
+	}
+	if sig := signalNum(name); sig != 0 {
+		return sig, nil
+	}
+	return 0, fmt.Errorf("unknown signal %q", s)
+}

@@ -1,0 +1,26 @@
+//go:build windows
+
+package proc
+
+import "syscall"
+
+const maxSignal = 15
+
+var signalNames = map[syscall.Signal]string{
+	syscall.SIGHUP:  "SIGHUP",
+	syscall.SIGINT:  "SIGINT",
+	syscall.SIGQUIT: "SIGQUIT",
+	syscall.SIGKILL: "SIGKILL",
+	syscall.SIGTERM: "SIGTERM",
+}
+
+func signalName(sig syscall.Signal) string { return signalNames[sig] }
+
+func signalNum(name string) syscall.Signal {
+	for sig, n := range signalNames {
+		if n == name {
+			return sig
+		}
+	}
+	return 0
+}

@@ -1,0 +1,57 @@
+package runner
+
+import (
+	"context"
+	"time"
+)
+
+// Clock tells the time and waits. Tests inject a fake one so that
+// backoff and deadline arithmetic can be checked without sleeping.
+type Clock interface {
+	// Now returns the current time.
+	Now() time.Time
+	// Sleep waits for d, or until ctx is done, and then returns
+	// ctx.Err().
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }
+
+func (realClock) Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// attemptLimit returns how long the next attempt may run when it starts
+// at now: the timeout, shortened to the time left before the deadline.
+// 0 means no limit. ok is false when the deadline has already passed.
+func attemptLimit(now, deadline time.Time, timeout time.Duration) (limit time.Duration, ok bool) {
+	if deadline.IsZero() {
+		return timeout, true
+	}
+	left := deadline.Sub(now)
+	if left <= 0 {
+		return 0, false
+	}
+	if timeout > 0 && timeout < left {
+		return timeout, true
+	}
+	return left, true
+}
+
+// waitFits reports whether a wait of d starting at now ends before the
+// deadline, leaving time for another attempt.
+func waitFits(now time.Time, d time.Duration, deadline time.Time) bool {
+	return deadline.IsZero() || now.Add(d).Before(deadline)
+}

@@ -1,0 +1,65 @@
+package runner
+
+import (
+	"crypto/rand"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The variables each attempt finds in its environment.
+const (
+	EnvAttempt        = "RETRY_ATTEMPT"
+	EnvMaxAttempts    = "RETRY_MAX_ATTEMPTS"
+	EnvIdempotencyKey = "RETRY_IDEMPOTENCY_KEY"
+	EnvDeadline       = "RETRY_DEADLINE"
+	EnvDepth          = "RETRY_DEPTH"
+)
+
+// DeadlineLayout formats RETRY_DEADLINE: RFC 3339 in UTC with
+// milliseconds.
+const DeadlineLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// environment builds each attempt's environment: the base without any
+// inherited RETRY_* variables of ours, then ours.
+type environment struct {
+	fixed []string // base plus the variables that do not change
+}
+
+func newEnvironment(base []string, attempts int, key string, deadline time.Time, depth int) environment {
+	fixed := make([]string, 0, len(base)+5)
+	for _, kv := range base {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case EnvAttempt, EnvMaxAttempts, EnvIdempotencyKey, EnvDeadline, EnvDepth:
+			continue
+		}
+		fixed = append(fixed, kv)
+	}
+	fixed = append(fixed,
+		EnvMaxAttempts+"="+strconv.Itoa(attempts),
+		EnvIdempotencyKey+"="+key,
+		EnvDepth+"="+strconv.Itoa(depth),
+	)
+	if !deadline.IsZero() {
+		fixed = append(fixed, EnvDeadline+"="+deadline.UTC().Format(DeadlineLayout))
+	}
+	return environment{fixed: fixed}
+}
+
+// forAttempt returns the environment of attempt n.
+func (e environment) forAttempt(n int) []string {
+	env := make([]string, len(e.fixed), len(e.fixed)+1)
+	copy(env, e.fixed)
+	return append(env, EnvAttempt+"="+strconv.Itoa(n))
+}
+
+// newUUID returns a random (version 4) UUID.
+func newUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}

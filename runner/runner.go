@@ -1,0 +1,273 @@
+// Package runner runs a command until it succeeds, fails permanently, runs
+// out of attempts or time, or is cancelled, waiting a capped, jittered
+// exponential delay between attempts. It is a library: it prints nothing
+// and never exits; the clock, the waits and the randomness are injectable.
+package runner
+
+import (
+	"context"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/b0a38808/retry/runner/backoff"
+	"github.com/b0a38808/retry/runner/classify"
+	"github.com/b0a38808/retry/runner/proc"
+)
+
+// Outcome is how an operation ended.
+type Outcome string
+
+// The outcomes, as the JSON report spells them.
+const (
+	Succeeded Outcome = "succeeded"
+	Permanent Outcome = "permanent"
+	Exhausted Outcome = "exhausted"
+	Deadline  Outcome = "deadline"
+	Cancelled Outcome = "cancelled"
+	Budget    Outcome = "budget"
+)
+
+// Config describes one operation.
+type Config struct {
+	// Command is the program and its arguments.
+	Command []string
+	// Env is the environment of every attempt, before the RETRY_*
+	// variables are added; nil means the current process's.
+	Env []string
+	// Attempts is the number of attempts, the first included; 0 means
+	// unlimited (a Deadline is then expected).
+	Attempts int
+	// Start is when the operation began, for its elapsed time; the zero
+	// time means when Run is called.
+	Start time.Time
+	// Deadline bounds the whole operation; the zero time means none.
+	Deadline time.Time
+	// Timeout bounds one attempt; 0 means none.
+	Timeout time.Duration
+	// KillAfter is the grace between StopSignal and SIGKILL.
+	KillAfter time.Duration
+	// StopSignal ends an attempt at its timeout, the deadline, or
+	// cancellation; 0 means SIGTERM.
+	StopSignal syscall.Signal
+	// Backoff chooses the waits between attempts.
+	Backoff backoff.Policy
+	// Rand is the source of jitter; nil means a randomly seeded one.
+	Rand *rand.Rand
+	// Rules classifies each attempt; nil means the built-in rules.
+	Rules *classify.Rules
+	// IdempotencyKey is passed to every attempt; empty means a new
+	// random UUID.
+	IdempotencyKey string
+	// Depth is how many retry operations enclose this one (0 at the top);
+	// attempts see Depth+1 in RETRY_DEPTH.
+	Depth int
+	// Clock tells the time and waits; nil means the real clock.
+	Clock Clock
+	// Stdin, Stdout and Stderr are the attempts' standard streams; nil
+	// means the current process's.
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Observer hears about each attempt as it starts and ends; optional.
+	Observer Observer
+}
+
+// Observer hears about the attempts of an operation as they happen.
+type Observer interface {
+	// AttemptStarted is called just before an attempt starts.
+	AttemptStarted(a *Attempt, max int)
+	// AttemptFinished is called when an attempt has been classified.
+	// When retrying is true, a.Delay holds the wait before the next one.
+	AttemptFinished(a *Attempt, max int, retrying bool)
+}
+
+// Attempt is the record of one attempt.
+type Attempt struct {
+	// Number counts attempts from 1.
+	Number   int
+	Started  time.Time
+	Duration time.Duration
+	// ExitCode is the exit status when Signal is 0; 126 or 127 when the
+	// command could not be started.
+	ExitCode int
+	// Signal is the signal the attempt died from, 0 when it exited.
+	Signal syscall.Signal
+	// TimedOut: the attempt was cut by its timeout or by the deadline.
+	TimedOut bool
+	// StartErr is why the command could not be started, if it could not.
+	StartErr error
+	Class    classify.Class
+	Reason   string
+	// Hint is a server's requested wait, when HasHint.
+	Hint    time.Duration
+	HasHint bool
+	// Delay is the wait after this attempt, when HasDelay.
+	Delay    time.Duration
+	HasDelay bool
+}
+
+// Result is the record of a whole operation.
+type Result struct {
+	Outcome  Outcome
+	Attempts []Attempt
+	Started  time.Time
+	Elapsed  time.Duration
+	// Deadline is the operation's deadline; zero when there was none.
+	Deadline time.Time
+	// IdempotencyKey is the key every attempt was given.
+	IdempotencyKey string
+	// Signal is the signal that cancelled the operation when no attempt
+	// was running (during a wait), when Outcome is Cancelled.
+	Signal syscall.Signal
+}
+
+// Last returns the last attempt, or nil when none ran.
+func (r *Result) Last() *Attempt {
+	if len(r.Attempts) == 0 {
+		return nil
+	}
+	return &r.Attempts[len(r.Attempts)-1]
+}
+
+// SignalError is a cancellation cause naming the signal that cancelled
+// the operation; give it to context.WithCancelCause's cancel function.
+type SignalError struct {
+	Signal syscall.Signal
+}
+
+// Error describes the cancellation.
+func (e *SignalError) Error() string { return "cancelled by " + proc.SignalName(e.Signal) }
+
+// cancelSignal returns the signal that cancelled ctx, or 0.
+func cancelSignal(ctx context.Context) syscall.Signal {
+	var se *SignalError
+	if errors.As(context.Cause(ctx), &se) {
+		return se.Signal
+	}
+	return 0
+}
+
+// ErrNoCommand is returned by Run for an empty Command.
+var ErrNoCommand = errors.New("runner: no command")
+
+// Run runs the operation that cfg describes. Its error reports a bad
+// Config only; a failing command is described by the Result. Cancelling
+// ctx stops the running attempt and starts no other.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if len(cfg.Command) == 0 {
+		return nil, ErrNoCommand
+	}
+	if cfg.Backoff.Base <= 0 || cfg.Backoff.Cap < 0 {
+		return nil, backoff.ErrInvalid
+	}
+	r := newRun(cfg)
+	return r.loop(ctx), nil
+}
+
+type run struct {
+	cfg   Config
+	clock Clock
+	rand  *rand.Rand
+	rules *classify.Rules
+	env   environment
+	res   *Result
+}
+
+func newRun(cfg Config) *run {
+	r := &run{cfg: cfg, clock: cfg.Clock, rand: cfg.Rand, rules: cfg.Rules}
+	if r.clock == nil {
+		r.clock = realClock{}
+	}
+	if r.rand == nil {
+		r.rand = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	}
+	if r.rules == nil {
+		r.rules = &classify.Rules{}
+	}
+	if r.cfg.StopSignal == 0 {
+		r.cfg.StopSignal = syscall.SIGTERM
+	}
+	if r.cfg.Env == nil {
+		r.cfg.Env = os.Environ()
+	}
+	key := cfg.IdempotencyKey
+	if key == "" {
+		key = newUUID()
+	}
+	r.env = newEnvironment(r.cfg.Env, cfg.Attempts, key, cfg.Deadline, cfg.Depth+1)
+	start := cfg.Start
+	if start.IsZero() {
+		start = r.clock.Now()
+	}
+	r.res = &Result{Started: start, Deadline: cfg.Deadline, IdempotencyKey: key}
+	return r
+}
+
+func (r *run) loop(ctx context.Context) *Result {
+	res := r.res
+	defer func() { res.Elapsed = r.clock.Now().Sub(res.Started) }()
+	for n := 1; ; n++ {
+		if ctx.Err() != nil {
+			res.Outcome, res.Signal = Cancelled, cancelSignal(ctx)
+			return res
+		}
+		limit, ok := attemptLimit(r.clock.Now(), r.cfg.Deadline, r.cfg.Timeout)
+		if !ok {
+			res.Outcome = Deadline
+			return res
+		}
+		res.Attempts = append(res.Attempts, Attempt{Number: n})
+		a := &res.Attempts[n-1]
+		r.observeStart(a)
+		r.attempt(ctx, a, limit)
+		d := r.rules.Classify(classify.Facts{StartErr: a.StartErr, ExitCode: a.ExitCode, Signal: a.Signal, TimedOut: a.TimedOut})
+		a.Class, a.Reason = d.Class, d.Reason
+		switch {
+		case d.Class == classify.Success:
+			res.Outcome = Succeeded
+		case ctx.Err() != nil:
+			res.Outcome = Cancelled
+		case a.TimedOut && !r.cfg.Deadline.IsZero() && !r.clock.Now().Before(r.cfg.Deadline):
+			res.Outcome = Deadline
+		case !d.Retry:
+			res.Outcome = Permanent
+		case r.cfg.Attempts > 0 && n >= r.cfg.Attempts:
+			res.Outcome = Exhausted
+		}
+		if res.Outcome != "" {
+			r.observeFinish(a, false)
+			return res
+		}
+		delay, err := r.cfg.Backoff.Delay(n-1, r.rand)
+		if err != nil {
+			// Run checked the policy; an error here is a bug.
+			panic(err)
+		}
+		if !waitFits(r.clock.Now(), delay, r.cfg.Deadline) {
+			res.Outcome = Deadline
+			r.observeFinish(a, false)
+			return res
+		}
+		a.Delay, a.HasDelay = delay, true
+		r.observeFinish(a, true)
+		if err := r.clock.Sleep(ctx, delay); err != nil {
+			res.Outcome, res.Signal = Cancelled, cancelSignal(ctx)
+			return res
+		}
+	}
+}
+
+func (r *run) observeStart(a *Attempt) {
+	if r.cfg.Observer != nil {
+		r.cfg.Observer.AttemptStarted(a, r.cfg.Attempts)
+	}
+}
+
+func (r *run) observeFinish(a *Attempt, retrying bool) {
+	if r.cfg.Observer != nil {
+		r.cfg.Observer.AttemptFinished(a, r.cfg.Attempts, retrying)
+	}
+}

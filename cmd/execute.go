@@ -1,0 +1,79 @@
+// Package cmd is retry's command line: flags, rendering of progress and
+// reports, and the exit status. It is the only package that knows about
+// cobra, terminals and stderr.
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/b0a38808/retry/exitcodes"
+)
+
+// Execute runs retry with args (without the program name) and returns
+// its exit status. When the status reports a death by signal, Execute
+// first tries to die by that signal, so a calling shell sees it as such.
+func Execute(version string, args []string) int {
+	status := execute(version, args, os.Stdout, os.Stderr)
+	if status.signal != 0 {
+		raise(status.signal)
+	}
+	return int(status.code)
+}
+
+// exitStatus is how retry ends: a code, and the signal to die by when the
+// code reports one.
+type exitStatus struct {
+	code   exitcodes.Code
+	signal int
+}
+
+// Error makes an exitStatus travel through cobra as an error.
+func (s *exitStatus) Error() string { return fmt.Sprintf("exit status %d", s.code) }
+
+// usageError is bad input: reported in one line, with an optional hint,
+// and exit status 125 before the command runs.
+type usageError struct {
+	msg  string
+	hint string
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(hint, format string, args ...any) *usageError {
+	return &usageError{msg: fmt.Sprintf(format, args...), hint: hint}
+}
+
+func execute(version string, args []string, stdout, stderr io.Writer) exitStatus {
+	root := newRootCommand(version, args, stdout, stderr)
+	err := root.Execute()
+	var status *exitStatus
+	var usage *usageError
+	switch {
+	case err == nil:
+		return exitStatus{code: exitcodes.OK}
+	case errors.As(err, &status):
+		return *status
+	case errors.As(err, &usage):
+		errorf(stderr, "%s", usage.msg)
+		if usage.hint != "" {
+			hintf(stderr, "%s", usage.hint)
+		}
+	default:
+		errorf(stderr, "%s", err)
+	}
+	return exitStatus{code: exitcodes.Failed}
+}
+
+// errorf prints one "retry: " line on w. Messages are lowercase and end
+// without a period.
+func errorf(w io.Writer, format string, args ...any) {
+	fmt.Fprintf(w, "retry: "+format+"\n", args...)
+}
+
+// hintf prints a "retry: hint: " line on w.
+func hintf(w io.Writer, format string, args ...any) {
+	fmt.Fprintf(w, "retry: hint: "+format+"\n", args...)
+}

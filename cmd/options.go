@@ -1,0 +1,179 @@
+package cmd
+
+import (
+	"context"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/b0a38808/retry/exitcodes"
+	"github.com/b0a38808/retry/runner"
+	"github.com/b0a38808/retry/runner/backoff"
+	"github.com/b0a38808/retry/runner/classify"
+	"github.com/b0a38808/retry/runner/proc"
+)
+
+// options holds the flags as the user typed them; config turns them into
+// a runner.Config, checking every value before anything runs.
+type options struct {
+	attempts, deadline, timeout, killAfter, stopSignal string
+	delay, maxDelay, jitter, seed                      string
+	idempotencyKey                                     string
+	quiet                                              bool
+	summaryFile                                        string
+}
+
+func newOptions() *options { return &options{} }
+
+// register declares the flags on fs. Values are kept as text so that
+// every bad value gets one clear message in config.
+func (o *options) register(fs *pflag.FlagSet) {
+	fs.StringVarP(&o.attempts, "attempts", "a", "3", "total attempts, the first included; 0 means unlimited and needs --deadline (`N`)")
+	fs.StringVarP(&o.deadline, "deadline", "d", "", "bound the whole operation: attempts, waits and everything between (`DUR`)")
+	fs.StringVarP(&o.timeout, "timeout", "t", "", "bound one attempt; each gets min(timeout, time left before the deadline) (`DUR`)")
+	fs.StringVar(&o.killAfter, "kill-after", "10s", "grace between the stop signal and SIGKILL (`DUR`)")
+	fs.StringVar(&o.stopSignal, "stop-signal", "TERM", "signal that ends an attempt at its timeout or the deadline, by name or number (`SIG`)")
+	fs.StringVar(&o.delay, "delay", "1s", "base of the exponential backoff; must be > 0 (`DUR`)")
+	fs.StringVar(&o.maxDelay, "max-delay", "30s", "cap of the backoff; 0 means no wait (`DUR`)")
+	fs.StringVar(&o.jitter, "jitter", "full", "randomness of the waits: full, equal or none (`MODE`)")
+	fs.StringVar(&o.seed, "seed", "", "seed the random waits, to reproduce a schedule (`N`)")
+	fs.StringVar(&o.idempotencyKey, "idempotency-key", "", "key passed to every attempt as RETRY_IDEMPOTENCY_KEY; default: a random UUID (`KEY`)")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no progress lines")
+	fs.StringVar(&o.summaryFile, "summary-file", "", "write the JSON report to `PATH` (atomically, mode 0600)")
+}
+
+// config checks the flags and returns the operation they describe.
+func (o *options) config(command []string, now time.Time) (runner.Config, error) {
+	cfg := runner.Config{Command: command, Start: now, Rules: &classify.Rules{}}
+	if len(command) == 0 {
+		return cfg, usagef("usage: "+usageLine, "missing command")
+	}
+	var err error
+	if cfg.Attempts, err = parseCount("--attempts", o.attempts); err != nil {
+		return cfg, err
+	}
+	deadline, err := parseDuration("--deadline", o.deadline)
+	if err != nil {
+		return cfg, err
+	}
+	if cfg.Attempts == 0 && deadline == 0 {
+		return cfg, usagef("add --deadline DUR to bound an unlimited number of attempts", "--attempts 0 (unlimited) needs --deadline")
+	}
+	if deadline > 0 {
+		cfg.Deadline = now.Add(deadline)
+	}
+	if cfg.Timeout, err = parseDuration("--timeout", o.timeout); err != nil {
+		return cfg, err
+	}
+	if cfg.KillAfter, err = parseDuration("--kill-after", o.killAfter); err != nil {
+		return cfg, err
+	}
+	if cfg.StopSignal, err = parseSignal("--stop-signal", o.stopSignal); err != nil {
+		return cfg, err
+	}
+	if cfg.Backoff.Base, err = parseDuration("--delay", o.delay); err != nil {
+		return cfg, err
+	}
+	if cfg.Backoff.Base <= 0 {
+		return cfg, usagef("use --max-delay 0 for no wait between attempts", "--delay: must be greater than 0, got %q", o.delay)
+	}
+	if cfg.Backoff.Cap, err = parseDuration("--max-delay", o.maxDelay); err != nil {
+		return cfg, err
+	}
+	if cfg.Backoff.Jitter, err = backoff.ParseJitter(o.jitter); err != nil {
+		return cfg, usagef("", "--jitter: %s", err)
+	}
+	if o.seed != "" {
+		seed, err := strconv.ParseUint(o.seed, 10, 64)
+		if err != nil {
+			return cfg, usagef("", "--seed: must be a non-negative integer, got %q", o.seed)
+		}
+		cfg.Rand = rand.New(rand.NewPCG(seed, seed))
+	}
+	cfg.IdempotencyKey = o.idempotencyKey
+	cfg.Depth = inheritedDepth(os.Getenv(runner.EnvDepth))
+	return cfg, nil
+}
+
+// parseCount reads a non-negative integer flag value.
+func parseCount(flag, s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, usagef("", "%s: must be a non-negative integer, got %q", flag, s)
+	}
+	return n, nil
+}
+
+// parseDuration reads a non-negative duration flag value: a Go duration
+// ("1m30s", "250ms") or a number of seconds ("30", "0.5"), as timeout(1)
+// takes. Empty means 0.
+func parseDuration(flag, s string) (time.Duration, error) {
+	d, err := readDuration(s)
+	if err != nil {
+		return 0, usagef("durations are numbers with a unit (ms, s, m, h), such as 250ms or 1m30s", "%s: %s", flag, err)
+	}
+	return d, nil
+}
+
+// parseSignal reads a signal flag value.
+func parseSignal(flag, s string) (syscall.Signal, error) {
+	sig, err := proc.ParseSignal(s)
+	if err != nil {
+		return 0, usagef("use a name such as TERM, INT or KILL, or a number", "%s: %s", flag, err)
+	}
+	return sig, nil
+}
+
+// inheritedDepth reads RETRY_DEPTH as set by an enclosing retry.
+func inheritedDepth(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}
+
+// run runs the operation and renders what happened.
+func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg, err := o.config(args, time.Now())
+	if err != nil {
+		return err
+	}
+	ctx, stop := signalContext(ctx)
+	defer stop()
+	cfg.Stdout, cfg.Stderr = stdout, stderr
+	p := &progress{w: stderr, quiet: o.quiet}
+	cfg.Observer = p
+	res, err := runner.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	code, sig := exitcodes.For(ending(res))
+	p.summary(res, int(code))
+	if o.summaryFile != "" {
+		if err := writeReport(o.summaryFile, newReport(cfg.Command, res, int(code))); err != nil {
+			errorf(stderr, "--summary-file: %s", err)
+		}
+	}
+	return &exitStatus{code: code, signal: sig}
+}
+
+// ending extracts from res what the exit status depends on.
+func ending(res *runner.Result) exitcodes.Ending {
+	e := exitcodes.Ending{
+		Succeeded:    res.Outcome == runner.Succeeded,
+		Deadline:     res.Outcome == runner.Deadline,
+		Cancelled:    res.Outcome == runner.Cancelled,
+		CancelSignal: int(res.Signal),
+	}
+	if last := res.Last(); last != nil {
+		e.Ran = true
+		e.Last = exitcodes.Last{ExitCode: last.ExitCode, Signal: int(last.Signal), TimedOut: last.TimedOut}
+	}
+	return e
+}

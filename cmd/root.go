@@ -1,0 +1,92 @@
+package cmd
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/b0a38808/retry/runner"
+)
+
+const usageLine = "retry [flags] [--] COMMAND [ARG...]"
+
+// newRootCommand returns the retry command. Subcommands are words only
+// as the first argument: for any other args they are left out of the
+// tree, so `retry -a 3 presets` and `retry -- presets` run a command
+// named presets.
+func newRootCommand(version string, args []string, stdout, stderr io.Writer) *cobra.Command {
+	opts := newOptions()
+	root := &cobra.Command{
+		Use:   usageLine,
+		Short: "Run a command again when it fails in a way that another attempt may fix",
+		Long: `retry runs COMMAND. When it fails in a way that another attempt may fix, retry
+waits a capped, jittered exponential delay and runs it again, until it
+succeeds, fails permanently, or runs out of attempts or time.
+
+Flags stop at the first word that is not a flag: in "retry -a 5 curl -fsS URL",
+-fsS goes to curl. Use -- before a command whose name starts with "-" or
+names a retry subcommand.`,
+		Version:               resolveVersion(version),
+		Args:                  cobra.ArbitraryArgs,
+		SilenceUsage:          true,
+		SilenceErrors:         true,
+		DisableFlagsInUseLine: true,
+		RunE: func(c *cobra.Command, args []string) error {
+			return opts.run(c.Context(), args, stdout, stderr)
+		},
+	}
+	root.SetVersionTemplate("retry {{.Version}}\n")
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetArgs(args)
+	root.Flags().SetInterspersed(false)
+	root.Flags().SortFlags = false
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return usagef("retry --help lists the flags", "%s", err)
+	})
+	opts.register(root.Flags())
+	if subs := subcommands(stdout); len(args) > 0 && namesSubcommand(args[0], subs) {
+		root.AddCommand(subs...)
+	}
+	return root
+}
+
+// subcommands returns retry's own subcommands.
+func subcommands(io.Writer) []*cobra.Command {
+	return nil
+}
+
+// namesSubcommand reports whether the first argument asks for a
+// subcommand, cobra's help and completion included, or for help, so that
+// the help lists the subcommands.
+func namesSubcommand(first string, subs []*cobra.Command) bool {
+	switch first {
+	case "-h", "--help", "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+		return true
+	}
+	return slices.ContainsFunc(subs, func(c *cobra.Command) bool { return c.Name() == first })
+}
+
+// signalContext returns a context cancelled, with a runner.SignalError
+// as its cause, when retry receives a cancelling signal.
+func signalContext(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		select {
+		case sig := <-ch:
+			cancel(&runner.SignalError{Signal: sig.(syscall.Signal)})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		cancel(nil)
+	}
+}

@@ -1,0 +1,114 @@
+// Package testscript_test runs retry's black-box scripts: each file in
+// testdata is a session at a terminal, with retry on $PATH.
+package testscript_test
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/b0a38808/retry/cmd"
+)
+
+var update = flag.Bool("u", false, "update the scripts' golden files")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"retry": func() { os.Exit(cmd.Execute("v0.0.0-test", os.Args[1:])) },
+	})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata",
+		UpdateScripts:       *update,
+		RequireExplicitExec: true,
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){
+			"exitcode": exitcode,
+			"gone":     gone,
+		},
+		Setup: func(env *testscript.Env) error {
+			// Scripts must not inherit an enclosing retry's settings.
+			for _, name := range []string{"RETRY_DEPTH", "RETRY_DEADLINE", "RETRY_ATTEMPT", "RETRY_MAX_ATTEMPTS", "RETRY_IDEMPOTENCY_KEY"} {
+				env.Setenv(name, "")
+			}
+			return nil
+		},
+	})
+}
+
+// exitcode N COMMAND [ARG...] runs COMMAND and asserts that its exit
+// status is exactly N. A death by signal S counts as 128+S, as a shell
+// reports it.
+func exitcode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! exitcode")
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: exitcode N command [arg...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exitcode: bad status %q", args[0])
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		got = exit.ExitCode()
+		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			got = 128 + int(ws.Signal())
+		}
+	default:
+		ts.Fatalf("exitcode: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("exit status %d; want %d", got, want)
+	}
+}
+
+// gone PIDFILE... asserts that each process whose pid a file holds has
+// ended (a zombie left for a non-reaping init counts as ended), waiting up
+// to two seconds for it. With !, it asserts that each is still running.
+func gone(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) == 0 {
+		ts.Fatalf("usage: gone pidfile...")
+	}
+	for _, file := range args {
+		pid, err := strconv.Atoi(strings.TrimSpace(ts.ReadFile(file)))
+		if err != nil {
+			ts.Fatalf("gone: %s: %v", file, err)
+		}
+		deadline := time.Now().Add(2 * time.Second)
+		for running(pid) && !neg && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if running(pid) != neg {
+			if neg {
+				ts.Fatalf("process %d (%s) has ended", pid, file)
+			}
+			ts.Fatalf("process %d (%s) is still running", pid, file)
+		}
+	}
+}
+
+// running reports whether pid is a live process, not a zombie.
+func running(pid int) bool {
+	if stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
+		// The state follows the parenthesised command name.
+		if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) {
+			return stat[i+2] != 'Z'
+		}
+	}
+	return syscall.Kill(pid, 0) == nil
+}

@@ -1,0 +1,236 @@
+package budget
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+)
+
+// errNotRegular marks a state file that is a symlink or not a regular file.
+var errNotRegular = errors.New("not a regular file")
+
+// maxNameLen bounds a budget's name, which is part of its file names.
+const maxNameLen = 64
+
+// Options are the parts of a Budget a test replaces. Zero fields take the
+// real clock.
+type Options struct {
+	// Now returns the current time.
+	Now func() time.Time
+	// Sleep waits for d or until ctx is done, and returns ctx's error
+	// in that case. Acquire sleeps between looks for a free slot.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// Budget is one named budget, open in one process. Its methods are safe for
+// concurrent use; every process and every Budget value that opens the same
+// name in the same directory shares the same counts.
+type Budget struct {
+	name   string
+	policy Policy
+	dir    *stateDir
+	now    func() time.Time
+	sleep  func(context.Context, time.Duration) error
+}
+
+// Snapshot is what one update saw and left in the window.
+type Snapshot struct {
+	// Firsts is the number of first attempts in the window, the one
+	// this update recorded included.
+	Firsts int64
+	// Retries is the number of retries in the window, the one this
+	// update allowed included.
+	Retries int64
+	// Allowance is the number of retries the window allows in all.
+	Allowance int64
+	// Warning, when not empty, says that the state file was corrupt and
+	// was reset to an empty window before this update.
+	Warning string
+}
+
+// ValidateName reports whether name can name a budget: 1 to 64 letters,
+// digits, '.', '_' or '-', not starting with '.' or '-'.
+func ValidateName(name string) error {
+	if name == "" || len(name) > maxNameLen {
+		return fmt.Errorf("must be 1 to %d characters, got %d", maxNameLen, len(name))
+	}
+	for i, c := range name {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_':
+		case (c == '.' || c == '-') && i > 0:
+		default:
+			return fmt.Errorf("may hold only letters, digits, '.', '_' and '-' (not first), got %q", name)
+		}
+	}
+	return nil
+}
+
+// Open opens the budget name in the state directory dir, creating the
+// directory (mode 0700) and the budget's lock file (mode 0600) when they do
+// not exist. It fails when dir is a symlink, is not owned by the effective
+// user, is writable by others, or cannot be written.
+func Open(dir, name string, p Policy, o Options) (*Budget, error) {
+	if err := ValidateName(name); err != nil {
+		return nil, fmt.Errorf("budget name: %w", err)
+	}
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("budget %q: %w", name, err)
+	}
+	d, err := openStateDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	// Create the lock file now, so that a directory that cannot be
+	// written is reported before any attempt runs.
+	lock, err := d.openFile(name + ".lock")
+	if err != nil {
+		d.close()
+		return nil, err
+	}
+	lock.Close()
+	b := &Budget{name: name, policy: p, dir: d, now: o.Now, sleep: o.Sleep}
+	if b.now == nil {
+		b.now = time.Now
+	}
+	if b.sleep == nil {
+		b.sleep = sleepContext
+	}
+	return b, nil
+}
+
+// Name returns the budget's name.
+func (b *Budget) Name() string { return b.name }
+
+// Close releases the budget's files. Slots taken from it stay held until
+// they are released.
+func (b *Budget) Close() error {
+	return b.dir.close()
+}
+
+// RecordFirst counts a first attempt: the deposit that pays for future
+// retries.
+func (b *Budget) RecordFirst(ctx context.Context) (Snapshot, error) {
+	return b.update(ctx, func(firsts, retries int64) (int64, int64) { return 1, 0 })
+}
+
+// TryRetry asks for one retry. When the window allows it, the retry is
+// counted and TryRetry reports true; otherwise nothing changes.
+func (b *Budget) TryRetry(ctx context.Context) (bool, Snapshot, error) {
+	allowed := false
+	snap, err := b.update(ctx, func(firsts, retries int64) (int64, int64) {
+		allowed = b.policy.Allows(firsts, retries)
+		if allowed {
+			return 0, 1
+		}
+		return 0, 0
+	})
+	return allowed, snap, err
+}
+
+// Peek returns the window's counts without changing them.
+func (b *Budget) Peek(ctx context.Context) (Snapshot, error) {
+	return b.update(ctx, func(int64, int64) (int64, int64) { return 0, 0 })
+}
+
+// update runs one read-modify-write of the state file under the budget's
+// lock. decide sees the window's counts and returns what to add to them.
+func (b *Budget) update(ctx context.Context, decide func(firsts, retries int64) (addFirsts, addRetries int64)) (Snapshot, error) {
+	lock, err := b.lock(ctx)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	defer func() {
+		unlock(lock)
+		lock.Close()
+	}()
+
+	file := b.name + ".budget"
+	var snap Snapshot
+	data, err := b.dir.readFile(file, maxStateSize)
+	var st state
+	switch {
+	case errors.Is(err, errNotRegular):
+		snap.Warning = b.corrupt(file, err)
+		st = state{Version: stateVersion}
+	case err != nil:
+		return Snapshot{}, fmt.Errorf("budget %q: %w", b.name, err)
+	default:
+		st, err = decodeState(data)
+		if err != nil {
+			snap.Warning = b.corrupt(file, err)
+			st = state{Version: stateVersion}
+		}
+	}
+	now := b.now()
+	st.prune(now)
+	firsts, retries := st.totals()
+	addFirsts, addRetries := decide(firsts, retries)
+	if addFirsts != 0 || addRetries != 0 {
+		st.add(now, addFirsts, addRetries)
+	}
+	if addFirsts != 0 || addRetries != 0 || snap.Warning != "" {
+		if err := b.dir.writeFile(file, st.encode()); err != nil {
+			return Snapshot{}, fmt.Errorf("budget %q: cannot save its state: %w", b.name, err)
+		}
+	}
+	snap.Firsts = firsts + addFirsts
+	snap.Retries = retries + addRetries
+	snap.Allowance = b.policy.Allowance(snap.Firsts)
+	return snap, nil
+}
+
+// corrupt returns the warning for a state file that could not be used.
+func (b *Budget) corrupt(file string, why error) string {
+	return fmt.Sprintf("budget %q: state file %s/%s was unusable (%v); started a new window", b.name, b.dir.path, file, why)
+}
+
+// lock opens the budget's lock file and locks it, waiting until it is free
+// or ctx is done. Each call opens the file anew, so that concurrent updates
+// in one process exclude each other as those of different processes do.
+// The wait blocks in the kernel, which wakes a waiter as soon as the lock
+// is free; when ctx is done first, the blocked call is left to finish on
+// its own and drops the lock as soon as it gets it.
+func (b *Budget) lock(ctx context.Context) (*os.File, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	f, err := b.dir.openFile(b.name + ".lock")
+	if err != nil {
+		return nil, fmt.Errorf("budget %q: %w", b.name, err)
+	}
+	ok, err := tryLock(f)
+	if err == nil && !ok {
+		done := make(chan error, 1)
+		go func() { done <- waitLock(f) }()
+		select {
+		case err = <-done:
+		case <-ctx.Done():
+			go func() {
+				if <-done == nil {
+					unlock(f)
+				}
+				f.Close()
+			}()
+			return nil, ctx.Err()
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("budget %q: %w", b.name, err)
+	}
+	return f, nil
+}
+
+// sleepContext waits for d or until ctx is done.
+func sleepContext(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -72,7 +72,17 @@ type Config struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	// Observer hears about each attempt as it starts and ends; optional.
+	// When it is also a Warner, it hears warnings too.
 	Observer Observer
+	// Budget, when set, is the retry budget shared with other
+	// operations: the first attempt is counted in it and each retry
+	// must be allowed by it; an empty budget ends the operation with
+	// outcome Budget.
+	Budget RetryBudget
+	// MaxConcurrent, with Budget, is how many attempts of the budget may
+	// run at once; each attempt first waits for a slot, within the
+	// deadline. 0 means no cap.
+	MaxConcurrent int
 }
 
 // Observer hears about the attempts of an operation as they happen.
@@ -107,6 +117,9 @@ type Attempt struct {
 	// Delay is the wait after this attempt, when HasDelay.
 	Delay    time.Duration
 	HasDelay bool
+	// Stopped says why no attempt follows this one although its class
+	// allowed one: the retry budget was empty.
+	Stopped string
 }
 
 // Result is the record of a whole operation.
@@ -154,8 +167,9 @@ func cancelSignal(ctx context.Context) syscall.Signal {
 var ErrNoCommand = errors.New("runner: no command")
 
 // Run runs the operation that cfg describes. Its error reports a bad
-// Config only; a failing command is described by the Result. Cancelling
-// ctx stops the running attempt and starts no other.
+// Config, or a budget whose concurrency slots cannot be used (the Result
+// then holds the attempts that ran); a failing command is described by the
+// Result. Cancelling ctx stops the running attempt and starts no other.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if len(cfg.Command) == 0 {
 		return nil, ErrNoCommand
@@ -164,7 +178,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, backoff.ErrInvalid
 	}
 	r := newRun(cfg)
-	return r.loop(ctx), nil
+	res := r.loop(ctx)
+	return res, r.err
 }
 
 type run struct {
@@ -174,6 +189,7 @@ type run struct {
 	rules *classify.Rules
 	env   environment
 	res   *Result
+	err   error // why the loop stopped without an outcome
 }
 
 func newRun(cfg Config) *run {
@@ -214,15 +230,28 @@ func (r *run) loop(ctx context.Context) *Result {
 			res.Outcome, res.Signal = Cancelled, cancelSignal(ctx)
 			return res
 		}
+		release, outcome, err := r.acquireSlot(ctx)
+		if outcome != "" || err != nil {
+			res.Outcome, r.err = outcome, err
+			if outcome == Cancelled {
+				res.Signal = cancelSignal(ctx)
+			}
+			return res
+		}
 		limit, ok := attemptLimit(r.clock.Now(), r.cfg.Deadline, r.cfg.Timeout)
 		if !ok {
+			release()
 			res.Outcome = Deadline
 			return res
+		}
+		if n == 1 {
+			r.recordFirst(ctx)
 		}
 		res.Attempts = append(res.Attempts, Attempt{Number: n})
 		a := &res.Attempts[n-1]
 		r.observeStart(a)
 		r.attempt(ctx, a, limit)
+		release()
 		d := r.rules.Classify(classify.Facts{StartErr: a.StartErr, ExitCode: a.ExitCode, Signal: a.Signal, TimedOut: a.TimedOut})
 		a.Class, a.Reason = d.Class, d.Reason
 		switch {
@@ -248,6 +277,11 @@ func (r *run) loop(ctx context.Context) *Result {
 		}
 		if !waitFits(r.clock.Now(), delay, r.cfg.Deadline) {
 			res.Outcome = Deadline
+			r.observeFinish(a, false)
+			return res
+		}
+		if !r.allowRetry(ctx, a) {
+			res.Outcome = Budget
 			r.observeFinish(a, false)
 			return res
 		}

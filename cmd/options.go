@@ -26,6 +26,7 @@ type options struct {
 	idempotencyKey                                     string
 	quiet                                              bool
 	summaryFile                                        string
+	scale                                              scaleOptions
 }
 
 func newOptions() *options { return &options{} }
@@ -45,6 +46,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.idempotencyKey, "idempotency-key", "", "key passed to every attempt as RETRY_IDEMPOTENCY_KEY; default: a random UUID (`KEY`)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no progress lines")
 	fs.StringVar(&o.summaryFile, "summary-file", "", "write the JSON report to `PATH` (atomically, mode 0600)")
+	o.scale.register(fs)
 }
 
 // config checks the flags and returns the operation they describe.
@@ -97,6 +99,9 @@ func (o *options) config(command []string, now time.Time) (runner.Config, error)
 	}
 	cfg.IdempotencyKey = o.idempotencyKey
 	cfg.Depth = inheritedDepth(os.Getenv(runner.EnvDepth))
+	if err := o.scale.configure(&cfg, os.Getenv); err != nil {
+		return cfg, err
+	}
 	return cfg, nil
 }
 
@@ -144,11 +149,16 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
+	closeBudget, err := o.scale.open(&cfg, os.Getenv)
+	if err != nil {
+		return err
+	}
+	defer closeBudget()
 	ctx, stop := signalContext(ctx)
 	defer stop()
 	cfg.Stdout, cfg.Stderr = stdout, stderr
 	p := &progress{w: stderr, quiet: o.quiet}
-	cfg.Observer = p
+	cfg.Observer = o.scale.observer(p, stderr, o.quiet)
 	res, err := runner.Run(ctx, cfg)
 	if err != nil {
 		return err

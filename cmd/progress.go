@@ -31,6 +31,9 @@ func (p *progress) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 	if retrying {
 		line += "; next attempt in " + seconds(a.Delay)
 	}
+	if a.Stopped != "" {
+		line += "; " + a.Stopped
+	}
 	fmt.Fprintln(p.w, line)
 }
 

@@ -1,0 +1,96 @@
+package cmd
+
+import (
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/b0a38808/retry/runner"
+)
+
+func TestScaleConfigure(t *testing.T) {
+	t0 := time.Date(2026, 11, 30, 7, 0, 0, 0, time.UTC)
+	outer := "2026-11-30T07:00:30.000Z"
+	tests := []struct {
+		name         string
+		opts         scaleOptions
+		depth        int
+		attempts     int
+		deadline     time.Time
+		env          map[string]string
+		wantAttempts int
+		wantDeadline time.Time
+		wantNote     bool
+		wantErr      string
+	}{
+		{name: "top level: unchanged", attempts: 3, wantAttempts: 3},
+		{name: "nested: one attempt", depth: 1, attempts: 3, wantAttempts: 1, wantNote: true},
+		{name: "nested, unlimited: one attempt", depth: 2, attempts: 0, deadline: t0.Add(time.Hour), wantAttempts: 1, wantDeadline: t0.Add(time.Hour), wantNote: true},
+		{name: "nested, one asked: nothing to say", depth: 1, attempts: 1, wantAttempts: 1},
+		{name: "--nested: retries here too", opts: scaleOptions{nested: true}, depth: 1, attempts: 3, wantAttempts: 3},
+		{name: "outer deadline, none here: taken", attempts: 3, env: map[string]string{"RETRY_DEADLINE": outer}, wantAttempts: 3, wantDeadline: t0.Add(30 * time.Second)},
+		{name: "outer deadline earlier: clipped", attempts: 3, deadline: t0.Add(time.Hour), env: map[string]string{"RETRY_DEADLINE": outer}, wantAttempts: 3, wantDeadline: t0.Add(30 * time.Second)},
+		{name: "own deadline earlier: kept", attempts: 3, deadline: t0.Add(time.Second), env: map[string]string{"RETRY_DEADLINE": outer}, wantAttempts: 3, wantDeadline: t0.Add(time.Second)},
+		{name: "outer deadline with an offset", attempts: 3, env: map[string]string{"RETRY_DEADLINE": "2026-11-30T08:00:30.5+01:00"}, wantAttempts: 3, wantDeadline: t0.Add(30*time.Second + 500*time.Millisecond)},
+		{name: "bad outer deadline", attempts: 3, env: map[string]string{"RETRY_DEADLINE": "tomorrow"}, wantErr: "RETRY_DEADLINE: must be an RFC 3339 time"},
+		{name: "budget", opts: scaleOptions{budget: "api", budgetRatio: "0.25", maxConcurrent: "4"}, attempts: 3, wantAttempts: 3},
+		{name: "bad budget name", opts: scaleOptions{budget: "a b", budgetRatio: "0.1"}, wantErr: "--budget: may hold only"},
+		{name: "bad ratio", opts: scaleOptions{budget: "api", budgetRatio: "NaN"}, wantErr: "--budget-ratio: must be a number from 0 to 1000"},
+		{name: "ratio too large", opts: scaleOptions{budget: "api", budgetRatio: "1001"}, wantErr: "--budget-ratio"},
+		{name: "bad cap", opts: scaleOptions{budget: "api", budgetRatio: "0.1", maxConcurrent: "1025"}, wantErr: "--max-concurrent: must be an integer from 1 to 1024"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := runner.Config{Attempts: tt.attempts, Deadline: tt.deadline, Depth: tt.depth}
+			o := tt.opts
+			err := o.configure(&cfg, func(k string) string { return tt.env[k] })
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Attempts != tt.wantAttempts || !cfg.Deadline.Equal(tt.wantDeadline) {
+				t.Errorf("attempts %d, deadline %v; want %d, %v", cfg.Attempts, cfg.Deadline, tt.wantAttempts, tt.wantDeadline)
+			}
+			if (o.note != "") != tt.wantNote {
+				t.Errorf("note = %q, want one: %v", o.note, tt.wantNote)
+			}
+		})
+	}
+}
+
+func TestScaleConfigurePolicy(t *testing.T) {
+	o := scaleOptions{budget: "api", budgetRatio: "0.25", maxConcurrent: "4"}
+	if err := o.configure(&runner.Config{}, func(string) string { return "" }); err != nil {
+		t.Fatal(err)
+	}
+	if o.policy.Ratio != 0.25 || o.policy.Floor != 10 || o.maxSlots != 4 {
+		t.Errorf("policy %+v, slots %d; want ratio 0.25, floor 10, 4 slots", o.policy, o.maxSlots)
+	}
+}
+
+func TestDefaultStateDir(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the Unix layout")
+	}
+	tests := []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"XDG_STATE_HOME": "/x/state", "HOME": "/home/u"}, "/x/state/retry"},
+		{map[string]string{"XDG_STATE_HOME": "relative", "HOME": "/home/u"}, "/home/u/.local/state/retry"},
+		{map[string]string{"HOME": "/home/u"}, "/home/u/.local/state/retry"},
+	}
+	for _, tt := range tests {
+		got, err := defaultStateDir(func(k string) string { return tt.env[k] })
+		if err != nil || got != filepath.FromSlash(tt.want) {
+			t.Errorf("defaultStateDir(%v) = %q, %v; want %q", tt.env, got, err, tt.want)
+		}
+	}
+}

@@ -42,8 +42,9 @@ func (o *scaleOptions) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.nested, "nested", false, "retry here too when run inside another retry (RETRY_DEPTH >= 1), which otherwise makes a single attempt")
 }
 
-// configure checks the flags and applies nesting and the outer deadline
-// to cfg. getenv reads the environment.
+// configure checks the flags and applies to cfg what an enclosing retry
+// passes down: its deadline, its idempotency key, and nesting. getenv
+// reads the environment.
 func (o *scaleOptions) configure(cfg *runner.Config, getenv func(string) string) error {
 	if o.budget == "" {
 		for _, name := range []string{"budget-ratio", "max-concurrent", "state-dir"} {
@@ -74,6 +75,13 @@ func (o *scaleOptions) configure(cfg *runner.Config, getenv func(string) string)
 		return usagef("an enclosing retry sets it; unset it to run without the outer deadline", "%s: %s", runner.EnvDeadline, err)
 	} else if ok && (cfg.Deadline.IsZero() || outer.Before(cfg.Deadline)) {
 		cfg.Deadline = outer
+	}
+
+	// The enclosing retry's operation is this one's too: its retries
+	// must reach the server with the same key, or a retried outer attempt
+	// would look like a new request.
+	if key := getenv(runner.EnvIdempotencyKey); cfg.Depth >= 1 && cfg.IdempotencyKey == "" && key != "" {
+		cfg.IdempotencyKey = key
 	}
 
 	if cfg.Depth >= 1 && !o.nested && cfg.Attempts != 1 {

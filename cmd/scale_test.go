@@ -19,10 +19,12 @@ func TestScaleConfigure(t *testing.T) {
 		depth        int
 		attempts     int
 		deadline     time.Time
+		key          string
 		env          map[string]string
 		wantAttempts int
 		wantDeadline time.Time
 		wantNote     bool
+		wantKey      string
 		wantErr      string
 	}{
 		{name: "top level: unchanged", attempts: 3, wantAttempts: 3},
@@ -35,6 +37,9 @@ func TestScaleConfigure(t *testing.T) {
 		{name: "own deadline earlier: kept", attempts: 3, deadline: t0.Add(time.Second), env: map[string]string{"RETRY_DEADLINE": outer}, wantAttempts: 3, wantDeadline: t0.Add(time.Second)},
 		{name: "outer deadline with an offset", attempts: 3, env: map[string]string{"RETRY_DEADLINE": "2026-11-30T08:00:30.5+01:00"}, wantAttempts: 3, wantDeadline: t0.Add(30*time.Second + 500*time.Millisecond)},
 		{name: "bad outer deadline", attempts: 3, env: map[string]string{"RETRY_DEADLINE": "tomorrow"}, wantErr: "RETRY_DEADLINE: must be an RFC 3339 time"},
+		{name: "nested: the outer key is kept", depth: 1, attempts: 1, env: map[string]string{"RETRY_IDEMPOTENCY_KEY": "outer-key"}, wantAttempts: 1, wantKey: "outer-key"},
+		{name: "nested: --idempotency-key wins", depth: 1, attempts: 1, key: "mine", env: map[string]string{"RETRY_IDEMPOTENCY_KEY": "outer-key"}, wantAttempts: 1, wantKey: "mine"},
+		{name: "top level: a stray key is not inherited", attempts: 1, env: map[string]string{"RETRY_IDEMPOTENCY_KEY": "stray"}, wantAttempts: 1},
 		{name: "budget", opts: scaleOptions{budget: "api", budgetRatio: "0.25", maxConcurrent: "4"}, attempts: 3, wantAttempts: 3},
 		{name: "bad budget name", opts: scaleOptions{budget: "a b", budgetRatio: "0.1"}, wantErr: "--budget: may hold only"},
 		{name: "bad ratio", opts: scaleOptions{budget: "api", budgetRatio: "NaN"}, wantErr: "--budget-ratio: must be a number from 0 to 1000"},
@@ -43,7 +48,7 @@ func TestScaleConfigure(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := runner.Config{Attempts: tt.attempts, Deadline: tt.deadline, Depth: tt.depth}
+			cfg := runner.Config{Attempts: tt.attempts, Deadline: tt.deadline, Depth: tt.depth, IdempotencyKey: tt.key}
 			o := tt.opts
 			err := o.configure(&cfg, func(k string) string { return tt.env[k] })
 			if tt.wantErr != "" {
@@ -57,6 +62,9 @@ func TestScaleConfigure(t *testing.T) {
 			}
 			if cfg.Attempts != tt.wantAttempts || !cfg.Deadline.Equal(tt.wantDeadline) {
 				t.Errorf("attempts %d, deadline %v; want %d, %v", cfg.Attempts, cfg.Deadline, tt.wantAttempts, tt.wantDeadline)
+			}
+			if cfg.IdempotencyKey != tt.wantKey {
+				t.Errorf("idempotency key %q, want %q", cfg.IdempotencyKey, tt.wantKey)
 			}
 			if (o.note != "") != tt.wantNote {
 				t.Errorf("note = %q, want one: %v", o.note, tt.wantNote)

@@ -223,6 +223,16 @@ func (b *Budget) lock(ctx context.Context) (*os.File, error) {
 	return f, nil
 }
 
+// unwrapPath strips the *PathError wrapper, whose path the message already
+// names.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 // sleepContext waits for d or until ctx is done.
 func sleepContext(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)

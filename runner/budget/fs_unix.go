@@ -185,13 +185,3 @@ func checkRegular(f *os.File) error {
 	}
 	return nil
 }
-
-// unwrapPath strips the *PathError wrapper, whose path the message already
-// names.
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}

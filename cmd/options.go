@@ -27,6 +27,7 @@ type options struct {
 	quiet                                              bool
 	summaryFile                                        string
 	scale                                              scaleOptions
+	classify                                           classifyOptions
 }
 
 func newOptions() *options { return &options{} }
@@ -47,6 +48,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no progress lines")
 	fs.StringVar(&o.summaryFile, "summary-file", "", "write the JSON report to `PATH` (atomically, mode 0600)")
 	o.scale.register(fs)
+	o.classify.register(fs)
 }
 
 // config checks the flags and returns the operation they describe.
@@ -147,6 +149,9 @@ func inheritedDepth(s string) int {
 func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg, err := o.config(args, time.Now())
 	if err != nil {
+		return err
+	}
+	if cfg.Rules, err = o.classify.rules(stdout, stderr); err != nil {
 		return err
 	}
 	closeBudget, err := o.scale.open(&cfg, os.Getenv)

@@ -57,8 +57,16 @@ names a retry subcommand.`,
 }
 
 // subcommands returns retry's own subcommands.
-func subcommands(io.Writer) []*cobra.Command {
-	return nil
+func subcommands(stdout io.Writer) []*cobra.Command {
+	return []*cobra.Command{{
+		Use:   "presets",
+		Short: "List the built-in rule sets for --preset, with their rules and sources",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			_, err := io.WriteString(stdout, presetsText())
+			return err
+		},
+	}}
 }
 
 // namesSubcommand reports whether the first argument asks for a

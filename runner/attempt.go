@@ -17,9 +17,9 @@ import (
 // retry hang.
 const pipeGrace = 500 * time.Millisecond
 
-// attempt runs one attempt, for at most limit (0: no limit), and records
-// how it ended in a.
-func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration) {
+// attempt runs one attempt, for at most limit (0: no limit), records how
+// it ended in a, and returns what its watched output showed.
+func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration) classify.Output {
 	cmd := exec.Command(r.cfg.Command[0], r.cfg.Command[1:]...)
 	cmd.Env = r.env.forAttempt(a.Number)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = r.cfg.Stdin, r.cfg.Stdout, r.cfg.Stderr
@@ -32,6 +32,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration) {
 	if cmd.Stderr == nil {
 		cmd.Stderr = os.Stderr
 	}
+	finish := r.watchOutput(cmd)
 	cmd.WaitDelay = pipeGrace
 	proc.Prepare(cmd)
 
@@ -57,7 +58,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration) {
 	if err := <-started; err != nil {
 		a.StartErr = err
 		a.ExitCode = classify.StartFailureCode(err)
-		return
+		return classify.Output{}
 	}
 
 	var timeout, kill <-chan time.Time
@@ -86,7 +87,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration) {
 				_ = proc.Signal(cmd, syscall.SIGKILL)
 			}
 			recordExit(a, cmd.ProcessState)
-			return
+			return finish()
 		case <-timeout:
 			a.TimedOut = true
 			stop()

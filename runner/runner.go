@@ -250,9 +250,10 @@ func (r *run) loop(ctx context.Context) *Result {
 		res.Attempts = append(res.Attempts, Attempt{Number: n})
 		a := &res.Attempts[n-1]
 		r.observeStart(a)
-		r.attempt(ctx, a, limit)
+		out := r.attempt(ctx, a, limit)
 		release()
-		d := r.rules.Classify(classify.Facts{StartErr: a.StartErr, ExitCode: a.ExitCode, Signal: a.Signal, TimedOut: a.TimedOut})
+		a.Hint, a.HasHint = out.Hint, out.HasHint
+		d := r.rules.Classify(classify.Facts{StartErr: a.StartErr, ExitCode: a.ExitCode, Signal: a.Signal, TimedOut: a.TimedOut, Output: out})
 		a.Class, a.Reason = d.Class, d.Reason
 		switch {
 		case d.Class == classify.Success:
@@ -274,6 +275,11 @@ func (r *run) loop(ctx context.Context) *Result {
 		if err != nil {
 			// Run checked the policy; an error here is a bug.
 			panic(err)
+		}
+		// A server's hint may lengthen the wait; the deadline still bounds it.
+		delay, note := r.rules.Wait(delay, out)
+		if note != "" {
+			a.Reason += " (" + note + ")"
 		}
 		if !waitFits(r.clock.Now(), delay, r.cfg.Deadline) {
 			res.Outcome = Deadline

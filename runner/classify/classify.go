@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os/exec"
 	"syscall"
+	"time"
 
 	"github.com/b0a38808/retry/runner/proc"
 )
@@ -55,6 +56,9 @@ type Facts struct {
 	Signal syscall.Signal
 	// TimedOut: the attempt was cut by its timeout or by the deadline.
 	TimedOut bool
+	// Output is what the attempt's matched streams showed; zero when
+	// they were not read.
+	Output Output
 }
 
 // Decision is the verdict on one attempt.
@@ -73,6 +77,26 @@ type Rules struct {
 	// StopOnAmbiguous makes an ambiguous attempt final (--on-ambiguous
 	// stop); by default it is retried.
 	StopOnAmbiguous bool
+	// StopOn and RetryOn are the exit-code rules (--stop-on, --retry-on
+	// and presets), in the order given.
+	StopOn, RetryOn []CodeRule
+	// StopIf and RetryIf are the output rules (--stop-if, --retry-if and
+	// presets), matched line by line against the Match streams.
+	StopIf, RetryIf []*Pattern
+	// Match says which streams the output rules and hints read.
+	Match Streams
+	// Hints turns on server hints (HintPattern, or Retry-After lines);
+	// MaxHint is the longest hinted wait that is trusted (0: no limit).
+	Hints       bool
+	HintPattern *Pattern
+	MaxHint     time.Duration
+}
+
+// CodeRule is a set of exit codes and where it was given: From is empty
+// for the command line, or "preset NAME".
+type CodeRule struct {
+	Codes Codes
+	From  string
 }
 
 // permanentDefaults are the exit codes that the default rule treats as
@@ -101,15 +125,65 @@ func (r *Rules) Classify(f Facts) Decision {
 	if f.StartErr != nil {
 		return Decision{Class: Permanent, Reason: startReason(f.StartErr)}
 	}
+	exited := f.Signal == 0 // an exit code exists, even after a timeout
+	// 3. --stop-if matched the output.
+	if m := f.Output.StopIf; m != nil {
+		return Decision{Class: Permanent, Reason: matchReason(m, StopIf)}
+	}
+	// 4. --stop-on lists the exit code.
+	if c, ok := findCode(r.StopOn, f.ExitCode); exited && ok {
+		return Decision{Class: Permanent, Reason: codeReason(f.ExitCode, c, StopOn)}
+	}
+	// 5. --retry-if matched the output.
+	if m := f.Output.RetryIf; m != nil {
+		return Decision{Class: Retryable, Retry: true, Reason: matchReason(m, RetryIf)}
+	}
+	// 6. --retry-on lists the exit code.
+	if c, ok := findCode(r.RetryOn, f.ExitCode); exited && ok {
+		return Decision{Class: Retryable, Retry: true, Reason: codeReason(f.ExitCode, c, RetryOn)}
+	}
 	// 7. Cut by its timeout or the deadline, or killed by a signal.
 	if f.TimedOut || f.Signal != 0 {
 		return r.ambiguous(f)
+	}
+	// 8. Retrying was limited to what the rules list.
+	if len(r.RetryOn) > 0 || len(r.RetryIf) > 0 {
+		return Decision{Class: Permanent, Reason: fmt.Sprintf("not listed: exit %d matched no --retry-on or --retry-if rule", f.ExitCode)}
 	}
 	// 9. The default.
 	if name, ok := permanentDefaults[f.ExitCode]; ok {
 		return Decision{Class: Permanent, Reason: fmt.Sprintf("default: exit %d is permanent (%s)", f.ExitCode, name)}
 	}
 	return Decision{Class: Retryable, Retry: true, Reason: fmt.Sprintf("default: exit %d may be transient", f.ExitCode)}
+}
+
+// findCode returns the first rule listing code.
+func findCode(rules []CodeRule, code int) (CodeRule, bool) {
+	for _, c := range rules {
+		if c.Codes.Contains(code) {
+			return c, true
+		}
+	}
+	return CodeRule{}, false
+}
+
+// codeReason reads "exit 75 is in --retry-on" or, for a preset, "exit 7
+// is in --retry-on 5-7,28 of preset curl".
+func codeReason(code int, c CodeRule, kind RuleKind) string {
+	if c.From == "" {
+		return fmt.Sprintf("exit %d is in %s", code, kind)
+	}
+	return fmt.Sprintf("exit %d is in %s %s of %s", code, kind, c.Codes, c.From)
+}
+
+// matchReason reads `stderr matched --stop-if "denied"` or, for a
+// preset, whose expressions are long, the line that matched:
+// `stderr matched --retry-if of preset curl: "curl: (22) ..."`.
+func matchReason(m *Match, kind RuleKind) string {
+	if m.From == "" {
+		return fmt.Sprintf("%s matched %s %q", m.Stream, kind, m.Pattern)
+	}
+	return fmt.Sprintf("%s matched %s of %s: %q", m.Stream, kind, m.From, m.Line)
 }
 
 func (r *Rules) ambiguous(f Facts) Decision {

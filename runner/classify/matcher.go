@@ -22,6 +22,9 @@ const defaultHint = `(?i)^[\t ]*(?:<[\t ]*)?retry-after[\t ]*:[\t ]*(.*?)[\t ]*$
 
 // Pattern is a compiled --stop-if, --retry-if or --hint-pattern expression.
 type Pattern struct {
+	// From is where the rule was given: empty for the command line, or
+	// "preset NAME".
+	From string
 	expr string
 	re   *regexp.Regexp
 	pre  *prefilter
@@ -73,6 +76,7 @@ type Watch struct {
 // Match tells which pattern matched first, and where.
 type Match struct {
 	Pattern string // the expression as given
+	From    string // the pattern's From
 	Stream  string // the stream's name, "stdout" or "stderr"
 	Line    string // the line, shortened to 200 bytes of valid UTF-8
 }
@@ -208,7 +212,7 @@ func (m *Matcher) first(ps []probe, stream string, r []byte) *Match {
 		if start < 0 {
 			continue
 		}
-		found = &Match{Pattern: p.pat.expr, Stream: stream, Line: shorten(line)}
+		found = &Match{Pattern: p.pat.expr, From: p.pat.From, Stream: stream, Line: shorten(line)}
 		if start == 0 {
 			break
 		}

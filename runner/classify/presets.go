@@ -118,3 +118,34 @@ func LookupPreset(name string) (Preset, error) {
 	}
 	return Preset{}, fmt.Errorf("unknown preset %q: want one of %s", name, strings.Join(names, ", "))
 }
+
+// AddPreset appends the rules of p to r, each marked as coming from it.
+func (r *Rules) AddPreset(p Preset) error {
+	from := "preset " + p.Name
+	for _, rule := range p.Rules {
+		switch rule.Kind {
+		case RetryOn, StopOn:
+			c, err := ParseCodes(rule.Value)
+			if err != nil {
+				return fmt.Errorf("%s: %s: %w", from, rule.Kind, err)
+			}
+			if rule.Kind == RetryOn {
+				r.RetryOn = append(r.RetryOn, CodeRule{Codes: c, From: from})
+			} else {
+				r.StopOn = append(r.StopOn, CodeRule{Codes: c, From: from})
+			}
+		case RetryIf, StopIf:
+			pat, err := CompilePattern(rule.Value)
+			if err != nil {
+				return fmt.Errorf("%s: %s: %w", from, rule.Kind, err)
+			}
+			pat.From = from
+			if rule.Kind == RetryIf {
+				r.RetryIf = append(r.RetryIf, pat)
+			} else {
+				r.StopIf = append(r.StopIf, pat)
+			}
+		}
+	}
+	return nil
+}

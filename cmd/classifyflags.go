@@ -1,0 +1,143 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/b0a38808/retry/runner/classify"
+)
+
+// classifyOptions holds the classification flags as typed.
+type classifyOptions struct {
+	retryOn, stopOn, retryIf, stopIf, presets []string
+	match, hintPattern, maxHint, onAmbiguous  string
+	noHints                                   bool
+}
+
+// register declares the classification flags on fs.
+func (c *classifyOptions) register(fs *pflag.FlagSet) {
+	fs.StringArrayVar(&c.retryOn, "retry-on", nil, "retry when the exit code is in `CODES` (1,75,100-110); then unlisted failures are permanent; repeatable")
+	fs.StringArrayVar(&c.stopOn, "stop-on", nil, "stop when the exit code is in `CODES`; repeatable")
+	fs.StringArrayVar(&c.retryIf, "retry-if", nil, "retry when a line of output matches `REGEX` (Go RE2); then unlisted failures are permanent; repeatable")
+	fs.StringArrayVar(&c.stopIf, "stop-if", nil, "stop when a line of output matches `REGEX`; repeatable")
+	fs.StringVar(&c.match, "match", "stderr", "output the REGEX rules and hints read: stderr, stdout or both (`STREAM`)")
+	fs.StringArrayVar(&c.presets, "preset", nil, "add the rules of a built-in preset (retry presets lists them); repeatable (`NAME`)")
+	fs.StringVar(&c.hintPattern, "hint-pattern", "", "read server hints with `REGEX` instead of Retry-After lines; its one group catches seconds, a duration or an HTTP-date")
+	fs.BoolVar(&c.noHints, "no-hints", false, "ignore server hints such as Retry-After")
+	fs.StringVar(&c.maxHint, "max-hint", "5m", "longest server hint that is trusted; a longer one is clamped to it (`DUR`)")
+	fs.StringVar(&c.onAmbiguous, "on-ambiguous", "retry", "after an attempt cut by a timeout or killed by a signal: retry or stop (`MODE`)")
+}
+
+// rules checks the flags and returns the rules they describe. stdout and
+// stderr are retry's own streams: a stream that only the default
+// Retry-After hint would read is left alone when it is a terminal, so the
+// command keeps its terminal (colours, progress bars, prompts).
+func (c *classifyOptions) rules(stdout, stderr io.Writer) (*classify.Rules, error) {
+	r := &classify.Rules{}
+	for _, s := range c.stopOn {
+		codes, err := classify.ParseCodes(s)
+		if err != nil {
+			return nil, usagef("", "--stop-on: %s", err)
+		}
+		r.StopOn = append(r.StopOn, classify.CodeRule{Codes: codes})
+	}
+	for _, s := range c.retryOn {
+		codes, err := classify.ParseCodes(s)
+		if err != nil {
+			return nil, usagef("", "--retry-on: %s", err)
+		}
+		r.RetryOn = append(r.RetryOn, classify.CodeRule{Codes: codes})
+	}
+	for _, s := range c.stopIf {
+		p, err := classify.CompilePattern(s)
+		if err != nil {
+			return nil, usagef(regexHint, "--stop-if: %s", err)
+		}
+		r.StopIf = append(r.StopIf, p)
+	}
+	for _, s := range c.retryIf {
+		p, err := classify.CompilePattern(s)
+		if err != nil {
+			return nil, usagef(regexHint, "--retry-if: %s", err)
+		}
+		r.RetryIf = append(r.RetryIf, p)
+	}
+	for _, name := range c.presets {
+		p, err := classify.LookupPreset(name)
+		if err != nil {
+			return nil, usagef("retry presets lists them with their rules", "--preset: %s", err)
+		}
+		if err := r.AddPreset(p); err != nil {
+			return nil, fmt.Errorf("--preset: %w", err) // a broken built-in table: a bug
+		}
+	}
+	var err error
+	if r.Match, err = classify.ParseStreams(c.match); err != nil {
+		return nil, usagef("", "--match: %s", err)
+	}
+	if c.hintPattern != "" {
+		if r.HintPattern, err = classify.CompileHintPattern(c.hintPattern); err != nil {
+			return nil, usagef(regexHint, "--hint-pattern: %s", err)
+		}
+	}
+	if r.MaxHint, err = parseDuration("--max-hint", c.maxHint); err != nil {
+		return nil, err
+	}
+	switch c.onAmbiguous {
+	case "retry":
+	case "stop":
+		r.StopOnAmbiguous = true
+	default:
+		return nil, usagef("", "--on-ambiguous: want retry or stop, got %q", c.onAmbiguous)
+	}
+	if c.noHints && c.hintPattern != "" {
+		return nil, usagef("", "--hint-pattern can't be used with --no-hints")
+	}
+	r.Hints = !c.noHints
+	if r.Hints && c.hintPattern == "" && len(r.StopIf) == 0 && len(r.RetryIf) == 0 {
+		// Only the default hint would read the output: do so unless every
+		// watched stream is a terminal.
+		r.Hints = r.Match.Stdout() && !isTerminal(stdout) || r.Match.Stderr() && !isTerminal(stderr)
+	}
+	return r, nil
+}
+
+const regexHint = `REGEX is Go RE2 syntax, matched against each line: quote it, as in --retry-if 'timed out|503'`
+
+// isTerminal reports whether w is a terminal (a character device other
+// than the null device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(fi, null)
+}
+
+// presetsText renders every preset with its rules, for `retry presets`.
+func presetsText() string {
+	var b strings.Builder
+	for i, p := range classify.Presets() {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%s: %s\n", p.Name, p.Summary)
+		for _, r := range p.Rules {
+			value := r.Value
+			if r.Kind == classify.RetryIf || r.Kind == classify.StopIf {
+				value = "'" + strings.ReplaceAll(value, "'", `'\''`) + "'"
+			}
+			fmt.Fprintf(&b, "  %s %s\n      %s\n      source: %s\n", r.Kind, value, r.Why, r.Source)
+		}
+	}
+	return b.String()
+}

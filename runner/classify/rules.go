@@ -1,0 +1,81 @@
+package classify
+
+import (
+	"fmt"
+	"time"
+)
+
+// Streams selects the output streams that output rules and hints read.
+type Streams int
+
+// The choices of --match.
+const (
+	MatchStderr Streams = iota
+	MatchStdout
+	MatchBoth
+)
+
+// ParseStreams reads a --match value: stderr, stdout or both.
+func ParseStreams(s string) (Streams, error) {
+	switch s {
+	case "stderr":
+		return MatchStderr, nil
+	case "stdout":
+		return MatchStdout, nil
+	case "both":
+		return MatchBoth, nil
+	}
+	return 0, fmt.Errorf("want stderr, stdout or both, got %q", s)
+}
+
+// String returns the --match spelling.
+func (s Streams) String() string {
+	switch s {
+	case MatchStdout:
+		return "stdout"
+	case MatchBoth:
+		return "both"
+	}
+	return "stderr"
+}
+
+// Stdout and Stderr report whether the choice includes that stream.
+func (s Streams) Stdout() bool { return s != MatchStderr }
+
+// Stderr reports whether the choice includes stderr.
+func (s Streams) Stderr() bool { return s != MatchStdout }
+
+// ReadsOutput reports whether some rule or the hints need the attempts'
+// output; when not, the streams go to the command untouched.
+func (r *Rules) ReadsOutput() bool {
+	return len(r.StopIf) > 0 || len(r.RetryIf) > 0 || r.Hints
+}
+
+// NewMatcher returns a Matcher for one attempt's output, nil when no rule
+// reads output. now is the clock HTTP-date hints are measured against.
+func (r *Rules) NewMatcher(now func() time.Time) *Matcher {
+	if !r.ReadsOutput() {
+		return nil
+	}
+	return NewMatcher(Watch{StopIf: r.StopIf, RetryIf: r.RetryIf, Hints: r.Hints, HintPattern: r.HintPattern, Now: now})
+}
+
+// Wait returns the wait before the next attempt: the jittered delay, or the
+// server's hint when that is longer, a hint above MaxHint being clamped to
+// it. note says how a hint changed the wait, for the attempt's reason;
+// it is empty when there was no hint.
+func (r *Rules) Wait(delay time.Duration, out Output) (wait time.Duration, note string) {
+	if !out.HasHint {
+		return delay, ""
+	}
+	hint := out.Hint
+	note = "server hint " + hint.String()
+	if r.MaxHint > 0 && hint > r.MaxHint {
+		hint = r.MaxHint
+		note += fmt.Sprintf(" clamped to --max-hint %s", r.MaxHint)
+	}
+	if hint <= delay {
+		return delay, note + ", shorter than the backoff delay"
+	}
+	return hint, note
+}

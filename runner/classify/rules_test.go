@@ -1,0 +1,144 @@
+package classify
+
+import (
+	"syscall"
+	"testing"
+	"time"
+)
+
+func mustCodes(t *testing.T, s, from string) []CodeRule {
+	t.Helper()
+	c, err := ParseCodes(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []CodeRule{{Codes: c, From: from}}
+}
+
+// TestClassifyOrder walks SPEC.md's classification order: each case is
+// decided by one step although a later step would decide otherwise.
+func TestClassifyOrder(t *testing.T) {
+	stop := &Match{Pattern: "denied", Stream: "stderr", Line: "permission denied"}
+	retry := &Match{Pattern: "timed out", Stream: "stdout", Line: "timed out"}
+	preset := &Match{Pattern: "^curl: .*", From: "preset curl", Stream: "stderr", Line: "curl: (22) The requested URL returned error: 503"}
+	all := Rules{
+		StopOn:  mustCodes(t, "3", ""),
+		RetryOn: mustCodes(t, "3,75", ""),
+		StopIf:  mustPatterns(t, "denied"),
+		RetryIf: mustPatterns(t, "timed out"),
+	}
+	for _, tc := range []struct {
+		name  string
+		rules Rules
+		f     Facts
+		class Class
+		retry bool
+		why   string
+	}{
+		{"1 success beats --stop-if", all, Facts{Output: Output{StopIf: stop}}, Success, false, "exit 0"},
+		{"3 --stop-if beats --retry-on", all, Facts{ExitCode: 75, Output: Output{StopIf: stop}}, Permanent, false, `stderr matched --stop-if "denied"`},
+		{"3 --stop-if beats a timeout", all, Facts{TimedOut: true, Signal: syscall.SIGTERM, Output: Output{StopIf: stop}}, Permanent, false, `stderr matched --stop-if "denied"`},
+		{"4 --stop-on beats --retry-if", all, Facts{ExitCode: 3, Output: Output{RetryIf: retry}}, Permanent, false, "exit 3 is in --stop-on"},
+		{"5 --retry-if", all, Facts{ExitCode: 9, Output: Output{RetryIf: retry}}, Retryable, true, `stdout matched --retry-if "timed out"`},
+		{"5 --retry-if beats the default permanent 64", all, Facts{ExitCode: 64, Output: Output{RetryIf: retry}}, Retryable, true, `stdout matched --retry-if "timed out"`},
+		{"5 --retry-if of a preset names the line", all, Facts{ExitCode: 22, Output: Output{RetryIf: preset}}, Retryable, true,
+			`stderr matched --retry-if of preset curl: "curl: (22) The requested URL returned error: 503"`},
+		{"6 --retry-on", all, Facts{ExitCode: 75}, Retryable, true, "exit 75 is in --retry-on"},
+		{"6 --retry-on after a timeout", all, Facts{ExitCode: 75, TimedOut: true}, Retryable, true, "exit 75 is in --retry-on"},
+		{"6 --retry-on of a preset", Rules{RetryOn: mustCodes(t, "5-7,28", "preset curl")}, Facts{ExitCode: 7}, Retryable, true,
+			"exit 7 is in --retry-on 5-7,28 of preset curl"},
+		{"6 codes never match a signal", Rules{RetryOn: mustCodes(t, "0-255", "")}, Facts{ExitCode: -1, Signal: syscall.SIGKILL}, Ambiguous, true,
+			"killed by SIGKILL: may have committed an effect"},
+		{"7 ambiguous beats not listed", all, Facts{TimedOut: true, Signal: syscall.SIGTERM}, Ambiguous, true, "timed out: may have committed an effect"},
+		{"7 --on-ambiguous stop", Rules{StopOnAmbiguous: true, RetryOn: mustCodes(t, "1", "")}, Facts{TimedOut: true, Signal: syscall.SIGTERM}, Ambiguous, false,
+			"timed out: may have committed an effect, --on-ambiguous stop"},
+		{"8 not listed with --retry-on", Rules{RetryOn: mustCodes(t, "75", "")}, Facts{ExitCode: 1}, Permanent, false,
+			"not listed: exit 1 matched no --retry-on or --retry-if rule"},
+		{"8 not listed with --retry-if", Rules{RetryIf: mustPatterns(t, "x")}, Facts{ExitCode: 1}, Permanent, false,
+			"not listed: exit 1 matched no --retry-on or --retry-if rule"},
+		{"9 --stop-on alone keeps the default", Rules{StopOn: mustCodes(t, "3", "")}, Facts{ExitCode: 1}, Retryable, true, "default: exit 1 may be transient"},
+		{"9 --stop-if alone keeps the default", Rules{StopIf: mustPatterns(t, "x")}, Facts{ExitCode: 64}, Permanent, false, "default: exit 64 is permanent (EX_USAGE)"},
+		{"2 start failure beats every rule", all, Facts{StartErr: syscall.ENOENT, ExitCode: 127, Output: Output{RetryIf: retry}}, Permanent, false,
+			"cannot start: command not found"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := tc.rules.Classify(tc.f)
+			if d.Class != tc.class || d.Retry != tc.retry || d.Reason != tc.why {
+				t.Errorf("Classify = %v, %v, %q; want %v, %v, %q", d.Class, d.Retry, d.Reason, tc.class, tc.retry, tc.why)
+			}
+		})
+	}
+}
+
+func TestWait(t *testing.T) {
+	r := Rules{MaxHint: 5 * time.Minute}
+	for _, tc := range []struct {
+		name  string
+		delay time.Duration
+		out   Output
+		want  time.Duration
+		note  string
+	}{
+		{"no hint", time.Second, Output{}, time.Second, ""},
+		{"hint longer", time.Second, Output{Hint: 30 * time.Second, HasHint: true}, 30 * time.Second, "server hint 30s"},
+		{"hint shorter", 2 * time.Second, Output{Hint: time.Second, HasHint: true}, 2 * time.Second, "server hint 1s, shorter than the backoff delay"},
+		{"hint clamped", time.Second, Output{Hint: time.Hour, HasHint: true}, 5 * time.Minute, "server hint 1h0m0s clamped to --max-hint 5m0s"},
+		{"zero hint", time.Second, Output{HasHint: true}, time.Second, "server hint 0s, shorter than the backoff delay"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, note := r.Wait(tc.delay, tc.out)
+			if got != tc.want || note != tc.note {
+				t.Errorf("Wait = %v, %q; want %v, %q", got, note, tc.want, tc.note)
+			}
+		})
+	}
+}
+
+func TestParseStreams(t *testing.T) {
+	for _, s := range []string{"stderr", "stdout", "both"} {
+		got, err := ParseStreams(s)
+		if err != nil || got.String() != s {
+			t.Errorf("ParseStreams(%q) = %v, %v", s, got, err)
+		}
+	}
+	if _, err := ParseStreams("all"); err == nil {
+		t.Error("ParseStreams(all) accepted")
+	}
+	if !MatchBoth.Stdout() || !MatchBoth.Stderr() || MatchStderr.Stdout() || MatchStdout.Stderr() {
+		t.Error("Streams.Stdout/Stderr wrong")
+	}
+}
+
+func TestPresets(t *testing.T) {
+	ps := Presets()
+	for _, want := range []string{"curl", "git", "http", "apt", "ssh", "npm", "go", "docker", "kubectl"} {
+		if _, err := LookupPreset(want); err != nil {
+			t.Errorf("preset %s: %v", want, err)
+		}
+	}
+	for _, p := range ps {
+		if p.Summary == "" || len(p.Rules) == 0 {
+			t.Errorf("preset %s has no summary or no rules", p.Name)
+		}
+		for _, r := range p.Rules {
+			if r.Source == "" || r.Why == "" {
+				t.Errorf("preset %s rule %s %q lacks a source or a why", p.Name, r.Kind, r.Value)
+			}
+			var err error
+			switch r.Kind {
+			case RetryOn, StopOn:
+				_, err = ParseCodes(r.Value)
+			case RetryIf, StopIf:
+				_, err = CompilePattern(r.Value)
+			default:
+				t.Errorf("preset %s: unknown kind %q", p.Name, r.Kind)
+			}
+			if err != nil {
+				t.Errorf("preset %s: %s %q: %v", p.Name, r.Kind, r.Value, err)
+			}
+		}
+	}
+	if _, err := LookupPreset("nope"); err == nil || err.Error() != `unknown preset "nope": want one of apt, curl, docker, git, go, http, kubectl, npm, rsync, ssh, tempfail, wget` {
+		t.Errorf("LookupPreset(nope) error = %v", err)
+	}
+}

@@ -279,7 +279,7 @@ func (r *run) loop(ctx context.Context) *Result {
 		// A server's hint may lengthen the wait; the deadline still bounds it.
 		delay, note := r.rules.Wait(delay, out)
 		if note != "" {
-			a.Reason += " (" + note + ")"
+			a.Reason += "; " + note
 		}
 		if !waitFits(r.clock.Now(), delay, r.cfg.Deadline) {
 			res.Outcome = Deadline

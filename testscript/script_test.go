@@ -32,8 +32,9 @@ func TestScripts(t *testing.T) {
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
-			"exitcode": exitcode,
-			"gone":     gone,
+			"exitcode":   exitcode,
+			"gone":       gone,
+			"httpserver": httpserver,
 		},
 		Setup: func(env *testscript.Env) error {
 			// Scripts must not inherit an enclosing retry's settings.

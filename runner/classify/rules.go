@@ -69,7 +69,7 @@ func (r *Rules) Wait(delay time.Duration, out Output) (wait time.Duration, note 
 		return delay, ""
 	}
 	hint := out.Hint
-	note = "server hint " + hint.String()
+	note = "server hint " + hint.Round(time.Millisecond).String()
 	if r.MaxHint > 0 && hint > r.MaxHint {
 		hint = r.MaxHint
 		note += fmt.Sprintf(" clamped to --max-hint %s", r.MaxHint)

@@ -25,7 +25,8 @@ type options struct {
 	delay, maxDelay, jitter, seed                      string
 	idempotencyKey                                     string
 	quiet                                              bool
-	summaryFile                                        string
+	summaryFile, summary                               string
+	redact                                             []string
 	scale                                              scaleOptions
 	classify                                           classifyOptions
 }
@@ -45,8 +46,10 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.jitter, "jitter", "full", "randomness of the waits: full, equal or none (`MODE`)")
 	fs.StringVar(&o.seed, "seed", "", "seed the random waits, to reproduce a schedule (`N`)")
 	fs.StringVar(&o.idempotencyKey, "idempotency-key", "", "key passed to every attempt as RETRY_IDEMPOTENCY_KEY; default: a random UUID (`KEY`)")
-	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no progress lines")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no progress lines and no auto summary")
+	fs.StringVar(&o.summary, "summary", "auto", "summary on stderr at the end: auto (one line after a retry or a failure), text, json or none (`MODE`)")
 	fs.StringVar(&o.summaryFile, "summary-file", "", "write the JSON report to `PATH` (atomically, mode 0600)")
+	fs.StringArrayVar(&o.redact, "redact", nil, "also hide text matching `REGEX` in progress lines, summaries and the report (repeatable)")
 	o.scale.register(fs)
 	o.classify.register(fs)
 }
@@ -154,6 +157,10 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	if cfg.Rules, err = o.classify.rules(stdout, stderr); err != nil {
 		return err
 	}
+	out, err := o.reporter(cfg.Command, stderr, os.Getenv)
+	if err != nil {
+		return err
+	}
 	closeBudget, err := o.scale.open(&cfg, os.Getenv)
 	if err != nil {
 		return err
@@ -162,19 +169,13 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	ctx, stop := signalContext(ctx)
 	defer stop()
 	cfg.Stdout, cfg.Stderr = stdout, stderr
-	p := &progress{w: stderr, quiet: o.quiet}
-	cfg.Observer = o.scale.observer(p, stderr, o.quiet)
+	cfg.Observer = o.scale.observer(out, stderr, o.quiet)
 	res, err := runner.Run(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	code, sig := exitcodes.For(ending(res))
-	p.summary(res, int(code))
-	if o.summaryFile != "" {
-		if err := writeReport(o.summaryFile, newReport(cfg.Command, res, int(code))); err != nil {
-			errorf(stderr, "--summary-file: %s", err)
-		}
-	}
+	out.finish(res, cfg.Attempts, int(code))
 	return &exitStatus{code: code, signal: sig}
 }
 

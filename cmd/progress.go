@@ -3,67 +3,195 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"os"
+	"sync"
 	"time"
 
+	"github.com/b0a38808/retry/cmd/redact"
 	"github.com/b0a38808/retry/runner"
-	"github.com/b0a38808/retry/runner/proc"
+	"github.com/b0a38808/retry/runner/classify"
 )
 
-// progress prints one line per failed attempt and a final summary line
-// on stderr. A first attempt that succeeds prints nothing.
-type progress struct {
-	w     io.Writer
-	quiet bool
+// reporter tells the user what retry does and did: a line on stderr per
+// failed attempt while it runs, then the summary, the JSON report and the
+// CI's own forms when it ends. It is the runner's Observer.
+//
+// A first attempt that succeeds, with no summary asked for, costs nothing
+// here: the terminal is probed, and the command redacted, only when
+// something is about to be shown.
+type reporter struct {
+	w           io.Writer // stderr
+	quiet       bool
+	mode        summaryMode
+	summaryFile string
+	command     []string
+	redactor    *redact.Redactor
+	getenv      func(string) string
+	ci          ci
+	now         func() time.Time
+
+	mu    sync.Mutex // orders writes to w with the countdown's
+	term  *terminal  // probed when first needed
+	shown []string   // the command, redacted when first needed
+	count *countdown // the wait counting down, on a terminal
 }
 
-// AttemptStarted prints nothing: a line appears only when an attempt fails.
-func (p *progress) AttemptStarted(*runner.Attempt, int) {}
+// countdownMin is the shortest wait worth counting down.
+const countdownMin = 250 * time.Millisecond
 
-// AttemptFinished prints the line of a failed attempt:
+// reporter checks --summary and --redact and returns the reporter of an
+// operation running command.
+func (o *options) reporter(command []string, w io.Writer, getenv func(string) string) (*reporter, error) {
+	mode, err := parseSummaryMode(o.summary)
+	if err != nil {
+		return nil, err
+	}
+	var redactor *redact.Redactor
+	if len(o.redact) > 0 {
+		if redactor, err = redact.New(o.redact); err != nil {
+			return nil, usagef("--redact takes a Go regular expression (RE2 syntax)", "--redact %s", err)
+		}
+	}
+	return &reporter{
+		w:           w,
+		quiet:       o.quiet,
+		mode:        mode,
+		summaryFile: o.summaryFile,
+		command:     command,
+		redactor:    redactor,
+		getenv:      getenv,
+		ci:          detectCI(getenv),
+		now:         time.Now,
+	}, nil
+}
+
+// terminal returns what w can do, probing it the first time.
+func (p *reporter) terminal() terminal {
+	if p.term == nil {
+		t := probeTerminal(p.w, p.getenv)
+		p.term = &t
+	}
+	return *p.term
+}
+
+// shownCommand returns the command with its secrets hidden.
+func (p *reporter) shownCommand() []string {
+	if p.shown == nil {
+		p.shown = p.redactor.Args(p.command)
+	}
+	return p.shown
+}
+
+// AttemptStarted opens the attempt's section of a GitLab job log.
+func (p *reporter) AttemptStarted(a *runner.Attempt, max int) {
+	p.count.Stop()
+	p.count = nil
+	if p.ci.gitlab {
+		header := fmt.Sprintf("retry: attempt %s: %s", attemptOf(a.Number, max), shellQuote(p.shownCommand()))
+		gitlabSectionStart(p.w, gitlabSection(os.Getpid(), a.Number), header, p.now())
+	}
+}
+
+// AttemptFinished closes the attempt's GitLab section and, when the
+// attempt failed, prints its line:
 //
 //	retry: attempt 1/3 failed after 0.21s: exit 1 (retryable: default: exit 1 may be transient); next attempt in 0.63s
-func (p *progress) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
-	if p.quiet || a.Class.String() == "success" {
+//
+// A retried attempt is also a warning annotation on GitHub Actions, even
+// under -q: the runner turns it into an annotation, not a log line.
+func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
+	if p.ci.gitlab {
+		gitlabSectionEnd(p.w, gitlabSection(os.Getpid(), a.Number), p.now())
+	}
+	if a.Class == classify.Success {
 		return
 	}
-	line := fmt.Sprintf("retry: attempt %s failed after %s: %s (%s: %s)",
-		attemptOf(a.Number, max), seconds(a.Duration), describe(a), a.Class, a.Reason)
+	text := fmt.Sprintf("attempt %s failed after %s: %s (%s: %s)",
+		attemptOf(a.Number, max), seconds(a.Duration), describe(a), a.Class, p.redactor.Reason(a.Reason))
 	if retrying {
-		line += "; next attempt in " + seconds(a.Delay)
+		text += "; next attempt in " + seconds(a.Delay)
 	}
 	if a.Stopped != "" {
-		line += "; " + a.Stopped
+		text += "; " + a.Stopped
 	}
-	fmt.Fprintln(p.w, line)
-}
-
-// summary prints the final line when more than one attempt ran or the
-// operation failed.
-func (p *progress) summary(res *runner.Result, code int) {
-	if p.quiet || res.Outcome == runner.Succeeded && len(res.Attempts) <= 1 {
+	if p.ci.github && retrying {
+		githubWarning(p.w, text)
+	}
+	if p.quiet {
 		return
 	}
-	n := len(res.Attempts)
-	last := res.Last()
-	switch res.Outcome {
-	case runner.Succeeded:
-		fmt.Fprintf(p.w, "retry: succeeded on attempt %d after %s\n", n, seconds(res.Elapsed))
-	case runner.Cancelled:
-		fmt.Fprintf(p.w, "retry: cancelled after %s in %s\n", plural(n, "attempt"), seconds(res.Elapsed))
-	case runner.Deadline:
-		fmt.Fprintf(p.w, "retry: gave up after %s in %s: deadline reached (exit %d)\n", plural(n, "attempt"), seconds(res.Elapsed), code)
-	default:
-		why := map[runner.Outcome]string{
-			runner.Permanent: "permanent failure",
-			runner.Exhausted: "attempts exhausted",
-			runner.Budget:    "retry budget empty",
-		}[res.Outcome]
-		fmt.Fprintf(p.w, "retry: gave up after %s in %s: %s (%s)\n", plural(n, "attempt"), seconds(res.Elapsed), describe(last), why)
+	t := p.terminal()
+	colour := yellow
+	if !retrying {
+		colour = red
 	}
+	p.mu.Lock()
+	fmt.Fprintf(p.w, "%s %s\n", t.paint(bold, "retry:"), t.paint(colour, text))
+	p.mu.Unlock()
+	if retrying && t.live && a.Delay >= countdownMin {
+		p.count = startCountdown(p.w, &p.mu, t, a.Delay)
+	}
+}
+
+// finish tells how the operation ended: the JSON report to
+// --summary-file, the Markdown summary to $GITHUB_STEP_SUMMARY, and the
+// summary on stderr as --summary asks. It runs on every way an operation
+// ends, cancellation included.
+func (p *reporter) finish(res *runner.Result, max, code int) {
+	p.count.Stop()
+	p.count = nil
+	var rep *report
+	if p.summaryFile != "" || p.mode == summaryJSON {
+		rep = newReport(p.shownCommand(), res, code, p.redactor)
+	}
+	if p.summaryFile != "" {
+		if err := writeReport(p.summaryFile, rep); err != nil {
+			errorf(p.w, "--summary-file: %s", err)
+		}
+	}
+	if p.ci.stepSummary != "" && noteworthy(res) {
+		if err := p.appendStepSummary(res, max, code); err != nil {
+			errorf(p.w, "GITHUB_STEP_SUMMARY: %s", err)
+		}
+	}
+	mode := p.mode
+	if mode == summaryAuto && (p.quiet || !noteworthy(res)) {
+		mode = summaryNone
+	}
+	switch mode {
+	case summaryAuto, summaryText:
+		t := p.terminal()
+		colour := green
+		if res.Outcome != runner.Succeeded {
+			colour = red
+		}
+		fmt.Fprintf(p.w, "%s %s\n", t.paint(bold, "retry:"), t.paint(colour, summaryLine(res, max, code)))
+		if mode == summaryText {
+			writeTable(p.w, attemptRows(res, p.redactor))
+		}
+	case summaryJSON:
+		data, err := reportJSON(rep)
+		if err != nil {
+			errorf(p.w, "--summary: %s", err)
+			return
+		}
+		_, _ = p.w.Write(data)
+	}
+}
+
+// appendStepSummary appends the Markdown summary to the file GitHub
+// Actions shows on the run's page.
+func (p *reporter) appendStepSummary(res *runner.Result, max, code int) error {
+	f, err := os.OpenFile(p.ci.stepSummary, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
+	if err != nil {
+		return err
+	}
+	writeMarkdown(f, p.shownCommand(), summaryLine(res, max, code), attemptRows(res, p.redactor))
+	return f.Close()
 }
 
 // describe says how an attempt ended: "exit 1", "killed by SIGKILL",
-// "timed out", "command not found".
+// "timed out".
 func describe(a *runner.Attempt) string {
 	switch {
 	case a.StartErr != nil:
@@ -71,7 +199,7 @@ func describe(a *runner.Attempt) string {
 	case a.TimedOut:
 		return "timed out"
 	case a.Signal != 0:
-		return "killed by " + proc.SignalName(a.Signal)
+		return "killed by " + signalName(a.Signal)
 	}
 	return fmt.Sprintf("exit %d", a.ExitCode)
 }

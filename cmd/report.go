@@ -1,10 +1,14 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/b0a38808/retry/runner"
@@ -40,7 +44,10 @@ type attemptReport struct {
 // timestampLayout is RFC 3339 in UTC with milliseconds.
 const timestampLayout = "2006-01-02T15:04:05.000Z07:00"
 
-func newReport(command []string, res *runner.Result, code int) *report {
+// newReport builds the report of res. command is shown as given: the
+// caller hides its secrets; r hides those of the reasons, which may quote
+// the command's output, and cuts them to 200 characters.
+func newReport(command []string, res *runner.Result, code int, r reasoner) *report {
 	rep := &report{
 		Version:        1,
 		Command:        command,
@@ -61,10 +68,10 @@ func newReport(command []string, res *runner.Result, code int) *report {
 			DurationMS: millis(a.Duration),
 			TimedOut:   a.TimedOut,
 			Class:      a.Class.String(),
-			Reason:     a.Reason,
+			Reason:     r.Reason(a.Reason),
 		}
 		if a.Signal != 0 {
-			ar.Signal = proc.SignalName(a.Signal)
+			ar.Signal = signalName(a.Signal)
 		} else {
 			ar.ExitCode = ptr(a.ExitCode)
 		}
@@ -86,11 +93,33 @@ func millis(d time.Duration) float64 {
 
 func ptr[T any](v T) *T { return &v }
 
+// signalName names sig as the report and the summaries do: "SIGKILL", or
+// "SIG" and the number for a signal without a name.
+func signalName(sig syscall.Signal) string {
+	if name := proc.SignalName(sig); strings.HasPrefix(name, "SIG") {
+		return name
+	}
+	return "SIG" + strconv.Itoa(int(sig))
+}
+
+// reportJSON encodes rep as --summary-file and --summary json write it:
+// indented, and with <, > and & as themselves, as a command shows them.
+func reportJSON(rep *report) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(rep); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
 // writeReport writes rep to path atomically: a private temporary file in
-// the same directory, renamed over path, so a reader never sees half a
-// report. The file's mode is 0600.
+// the same directory, flushed to disk and renamed over path, so a reader
+// never sees half a report, even after a crash. The file's mode is 0600.
 func writeReport(path string, rep *report) error {
-	data, err := json.MarshalIndent(rep, "", "  ")
+	data, err := reportJSON(rep)
 	if err != nil {
 		return err
 	}
@@ -99,11 +128,15 @@ func writeReport(path string, rep *report) error {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
+	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err
 	}
 	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
 		tmp.Close()
 		return err
 	}

@@ -87,16 +87,16 @@ func (v *validator) check(s map[string]any, x any, path string) {
 			v.check(target, x, path)
 		case "type":
 			if !hasType(x, arg) {
-				v.errorf(path, "%s is not of type %v", describe(x), arg)
+				v.errorf(path, "%s is not of type %v", jsonText(x), arg)
 			}
 		case "const":
 			if !jsonEqual(x, arg) {
-				v.errorf(path, "%s is not %v", describe(x), arg)
+				v.errorf(path, "%s is not %v", jsonText(x), arg)
 			}
 		case "enum":
 			list, _ := arg.([]any)
 			if !slices.ContainsFunc(list, func(e any) bool { return jsonEqual(x, e) }) {
-				v.errorf(path, "%s is not one of %v", describe(x), list)
+				v.errorf(path, "%s is not one of %v", jsonText(x), list)
 			}
 		case "required":
 			obj, ok := x.(map[string]any)
@@ -276,7 +276,7 @@ func number(x any) float64 {
 	return f
 }
 
-func describe(x any) string {
+func jsonText(x any) string {
 	b, _ := json.Marshal(x)
 	return string(b)
 }

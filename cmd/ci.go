@@ -1,0 +1,60 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// A flaky CI step that passes on its second attempt looks green: these
+// forms make it visible on the CI page. GitHub Actions shows a warning
+// annotation for each retried attempt and the summary on the run's page;
+// GitLab CI folds each attempt's output in a section of the job log.
+
+// ci is the CI system retry runs under, from the variables each sets.
+type ci struct {
+	github      bool   // GITHUB_ACTIONS=true
+	stepSummary string // $GITHUB_STEP_SUMMARY: a file the summary is appended to
+	gitlab      bool   // GITLAB_CI=true
+}
+
+func detectCI(getenv func(string) string) ci {
+	c := ci{github: getenv("GITHUB_ACTIONS") == "true", gitlab: getenv("GITLAB_CI") == "true"}
+	if c.github {
+		c.stepSummary = getenv("GITHUB_STEP_SUMMARY")
+	}
+	return c
+}
+
+// githubWarning writes a workflow command that GitHub Actions turns into a
+// warning annotation. The runner reads workflow commands from stderr as
+// well as stdout; the line must start with "::".
+func githubWarning(w io.Writer, msg string) {
+	fmt.Fprintf(w, "::warning title=retry::%s\n", githubEscape(msg))
+}
+
+// githubEscape escapes the message of a workflow command, as the Actions
+// toolkit does, so that it stays one command.
+func githubEscape(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// gitlabSectionStart opens a collapsible section of a GitLab job log,
+// titled header. GitLab reads these escape sequences from the log whether
+// or not it is a terminal; they are the only ones retry writes to a
+// non-terminal, and only under GITLAB_CI=true.
+func gitlabSectionStart(w io.Writer, name, header string, now time.Time) {
+	fmt.Fprintf(w, "\x1b[0Ksection_start:%d:%s\r\x1b[0K%s\n", now.Unix(), name, header)
+}
+
+// gitlabSectionEnd closes the section opened by gitlabSectionStart.
+func gitlabSectionEnd(w io.Writer, name string, now time.Time) {
+	fmt.Fprintf(w, "\x1b[0Ksection_end:%d:%s\r\x1b[0K\n", now.Unix(), name)
+}
+
+// gitlabSection names the section of attempt n: unique in a job log even
+// when several retry commands run in one job.
+func gitlabSection(pid, n int) string {
+	return fmt.Sprintf("retry-%d-attempt-%d", pid, n)
+}

@@ -1,0 +1,211 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/b0a38808/retry/runner"
+)
+
+// summaryMode is --summary: what retry prints on stderr when it ends.
+type summaryMode string
+
+// The --summary modes.
+const (
+	// summaryAuto: one line, when more than one attempt ran or the
+	// operation failed; nothing under -q.
+	summaryAuto summaryMode = "auto"
+	// summaryText: the line, always, and a table of the attempts.
+	summaryText summaryMode = "text"
+	// summaryJSON: the JSON report, as --summary-file writes it.
+	summaryJSON summaryMode = "json"
+	// summaryNone: nothing.
+	summaryNone summaryMode = "none"
+)
+
+func parseSummaryMode(s string) (summaryMode, error) {
+	switch m := summaryMode(s); m {
+	case summaryAuto, summaryText, summaryJSON, summaryNone:
+		return m, nil
+	}
+	return "", usagef("use auto, text, json or none", "--summary: unknown mode %q", s)
+}
+
+// noteworthy reports whether an operation deserves the auto summary: it
+// took more than one attempt, or it failed.
+func noteworthy(res *runner.Result) bool {
+	return res.Outcome != runner.Succeeded || len(res.Attempts) > 1
+}
+
+// summaryLine says in one line how the operation ended, without the
+// "retry: " prefix:
+//
+//	succeeded on attempt 2/3 after 1.40s
+//	gave up after 3 attempts in 5.20s: exit 1 (attempts exhausted)
+func summaryLine(res *runner.Result, max, code int) string {
+	n := len(res.Attempts)
+	last := res.Last()
+	took := seconds(res.Elapsed)
+	switch res.Outcome {
+	case runner.Succeeded:
+		return fmt.Sprintf("succeeded on attempt %s after %s", attemptOf(n, max), took)
+	case runner.Cancelled:
+		if res.Signal != 0 || last == nil {
+			return fmt.Sprintf("cancelled%s after %s in %s", by(res), plural(n, "attempt"), took)
+		}
+		return fmt.Sprintf("cancelled after %s in %s: %s", plural(n, "attempt"), took, describe(last))
+	case runner.Deadline:
+		return fmt.Sprintf("gave up after %s in %s: deadline reached (exit %d)", plural(n, "attempt"), took, code)
+	}
+	why := map[runner.Outcome]string{
+		runner.Permanent: "permanent failure",
+		runner.Exhausted: "attempts exhausted",
+		runner.Budget:    "retry budget empty",
+	}[res.Outcome]
+	if last == nil {
+		return fmt.Sprintf("gave up before the first attempt (%s)", why)
+	}
+	return fmt.Sprintf("gave up after %s in %s: %s (%s)", plural(n, "attempt"), took, describe(last), why)
+}
+
+func by(res *runner.Result) string {
+	if res.Signal == 0 {
+		return ""
+	}
+	return " by " + signalName(res.Signal)
+}
+
+// attemptRow is one attempt as the text and Markdown tables show it.
+type attemptRow struct {
+	attempt, at, took, result, class, wait, reason string
+}
+
+// attemptRows renders the attempts of res, their reasons redacted.
+func attemptRows(res *runner.Result, r reasoner) []attemptRow {
+	rows := make([]attemptRow, 0, len(res.Attempts))
+	for i := range res.Attempts {
+		a := &res.Attempts[i]
+		row := attemptRow{
+			attempt: fmt.Sprint(a.Number),
+			at:      "+" + seconds(a.Started.Sub(res.Started)),
+			took:    seconds(a.Duration),
+			result:  describe(a),
+			class:   a.Class.String(),
+			wait:    "-",
+			reason:  r.Reason(a.Reason),
+		}
+		if a.HasDelay {
+			row.wait = seconds(a.Delay)
+		}
+		if a.HasHint {
+			row.wait += " (hint " + seconds(a.Hint) + ")"
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// reasoner redacts a reason for display; *redact.Redactor is one.
+type reasoner interface {
+	Reason(string) string
+}
+
+// writeTable writes the attempts as an aligned table, each line prefixed
+// "retry: " like every line of retry's own.
+func writeTable(w io.Writer, rows []attemptRow) {
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	header := attemptRow{"attempt", "started", "took", "result", "class", "wait", "reason"}
+	for _, r := range append([]attemptRow{header}, rows...) {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.attempt, r.at, r.took, r.result, r.class, r.wait, r.reason)
+	}
+	tw.Flush()
+	for line := range strings.Lines(b.String()) {
+		fmt.Fprintf(w, "retry:   %s", line)
+	}
+}
+
+// writeMarkdown writes the summary as GitHub-flavoured Markdown, for
+// $GITHUB_STEP_SUMMARY: the command as a heading, the summary line, and
+// the attempts as a table.
+func writeMarkdown(w io.Writer, command []string, line string, rows []attemptRow) {
+	fmt.Fprintf(w, "### retry: %s\n\n%s\n\n", codeSpan(shellQuote(command)), mdCell(line))
+	fmt.Fprintln(w, "| attempt | started | took | result | class | wait | reason |")
+	fmt.Fprintln(w, "|---:|---:|---:|---|---|---:|---|")
+	for _, r := range rows {
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n",
+			r.attempt, r.at, r.took, mdCell(r.result), r.class, r.wait, mdCell(r.reason))
+	}
+	fmt.Fprintln(w)
+}
+
+// mdCell escapes text for a Markdown table cell: no pipe ends the cell
+// early, no HTML or emphasis is interpreted.
+func mdCell(s string) string {
+	return strings.NewReplacer(
+		`\`, `\\`, "|", `\|`, "<", "&lt;", ">", "&gt;", "&", "&amp;",
+		"*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`,
+	).Replace(s)
+}
+
+// codeSpan puts s in a Markdown code span, with a fence longer than any
+// run of backticks in s.
+func codeSpan(s string) string {
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// shellQuote renders a command as one would type it to a POSIX shell,
+// quoting the words that need it. Control characters are written as
+// escapes so that the result is one line of plain text.
+func shellQuote(argv []string) string {
+	words := make([]string, len(argv))
+	for i, a := range argv {
+		words[i] = quoteWord(a)
+	}
+	return strings.Join(words, " ")
+}
+
+func quoteWord(s string) string {
+	if s == "" {
+		return "''"
+	}
+	plain, printable := true, true
+	for _, c := range s {
+		switch {
+		case c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0):
+			printable = false
+		case !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./:=@%+,", c)):
+			plain = false
+		}
+	}
+	if !printable {
+		var b strings.Builder
+		b.WriteString("$'")
+		for _, c := range s {
+			switch {
+			case c == '\'' || c == '\\':
+				b.WriteString(`\` + string(c))
+			case c < 0x20 || c == 0x7f:
+				fmt.Fprintf(&b, `\x%02x`, c)
+			case c >= 0x80 && c < 0xa0:
+				fmt.Fprintf(&b, `\u%04x`, c)
+			default:
+				b.WriteRune(c)
+			}
+		}
+		return b.String() + "'"
+	}
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,189 @@
+package cmd
+
+import (
+	"bytes"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/b0a38808/retry/cmd/redact"
+	"github.com/b0a38808/retry/runner"
+)
+
+func TestSummaryLine(t *testing.T) {
+	rs := results()
+	duringAttempt := *rs[runner.Cancelled]
+	duringAttempt.Signal = 0
+	tests := []struct {
+		name string
+		res  *runner.Result
+		max  int
+		code int
+		want string
+	}{
+		{"succeeded", rs[runner.Succeeded], 3, 0, "succeeded on attempt 3/3 after 1.23s"},
+		{"succeeded unlimited", rs[runner.Succeeded], 0, 0, "succeeded on attempt 3 after 1.23s"},
+		{"permanent", rs[runner.Permanent], 3, 127, "gave up after 1 attempt in 0.00s: exit 127 (permanent failure)"},
+		{"exhausted", rs[runner.Exhausted], 3, 1, "gave up after 3 attempts in 5.20s: exit 1 (attempts exhausted)"},
+		{"deadline", rs[runner.Deadline], 5, 124, "gave up after 2 attempts in 10.00s: deadline reached (exit 124)"},
+		{"cancelled in a wait", rs[runner.Cancelled], 3, 130, "cancelled by SIGINT after 1 attempt in 1.00s"},
+		{"cancelled in an attempt", &duringAttempt, 3, 1, "cancelled after 1 attempt in 1.00s: exit 1"},
+		{"budget", rs[runner.Budget], 3, 1, "gave up after 1 attempt in 1.00s: exit 1 (retry budget empty)"},
+		{"budget before any attempt", &runner.Result{Outcome: runner.Budget}, 3, 125, "gave up before the first attempt (retry budget empty)"},
+		{"long", &runner.Result{Outcome: runner.Exhausted, Elapsed: 150 * time.Second, Attempts: rs[runner.Exhausted].Attempts}, 3, 1,
+			"gave up after 3 attempts in 2m30s: exit 1 (attempts exhausted)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := summaryLine(tt.res, tt.max, tt.code); got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	rs := results()
+	if got := describe(&rs[runner.Deadline].Attempts[1]); got != "timed out" {
+		t.Errorf("timed out attempt: got %q", got)
+	}
+	killed := runner.Attempt{Signal: syscall.SIGKILL, ExitCode: -1}
+	if got := describe(&killed); got != "killed by SIGKILL" {
+		t.Errorf("killed attempt: got %q", got)
+	}
+	if got := signalName(syscall.Signal(77)); !strings.HasPrefix(got, "SIG") {
+		t.Errorf("signalName(77) = %q, want a SIG name", got)
+	}
+}
+
+func TestAttemptRows(t *testing.T) {
+	rows := attemptRows(results()[runner.Succeeded], (*redact.Redactor)(nil))
+	want := []attemptRow{
+		{"1", "+1.00s", "0.21s", "exit 1", "retryable", "0.63s", "default: exit 1 may be transient"},
+		{"2", "+2.00s", "0.21s", "exit 1", "retryable", "30.00s (hint 30.00s)", "default: exit 1 may be transient"},
+		{"3", "+3.00s", "0.00s", "exit 0", "success", "-", "exit 0"},
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("got %d rows, want %d", len(rows), len(want))
+	}
+	for i := range want {
+		if rows[i] != want[i] {
+			t.Errorf("row %d:\n got %q\nwant %q", i, rows[i], want[i])
+		}
+	}
+	var b bytes.Buffer
+	writeTable(&b, rows)
+	for i, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+		if !strings.HasPrefix(line, "retry:   ") {
+			t.Errorf("table line %d lacks the prefix: %q", i, line)
+		}
+	}
+}
+
+func TestParseSummaryMode(t *testing.T) {
+	for _, s := range []string{"auto", "text", "json", "none"} {
+		if m, err := parseSummaryMode(s); err != nil || string(m) != s {
+			t.Errorf("parseSummaryMode(%q) = %q, %v", s, m, err)
+		}
+	}
+	for _, s := range []string{"", "TEXT", "yes"} {
+		if _, err := parseSummaryMode(s); err == nil {
+			t.Errorf("parseSummaryMode(%q) succeeded", s)
+		}
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	tests := []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"curl", "-fsS", "https://example.com/a?b=c"}, `curl -fsS 'https://example.com/a?b=c'`},
+		{[]string{"sh", "-c", "echo 'hi' && exit 1"}, `sh -c 'echo '\''hi'\'' && exit 1'`},
+		{[]string{"echo", ""}, `echo ''`},
+		{[]string{"--password", "***"}, `--password '***'`},
+		{[]string{"printf", "a\x1b[31mb\n"}, `printf $'a\x1b[31mb\x0a'`},
+		{[]string{"echo", "it's\x07"}, `echo $'it\'s\x07'`},
+	}
+	for _, tt := range tests {
+		if got := shellQuote(tt.in); got != tt.want {
+			t.Errorf("shellQuote(%q)\n got %s\nwant %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestMarkdown(t *testing.T) {
+	if got, want := mdCell("a|b <b>*x*</b> [l](u) `c` _e_ & \\"), `a\|b &lt;b&gt;\*x\*&lt;/b&gt; \[l\](u) \`+"`c\\`"+` \_e\_ &amp; \\`; got != want {
+		t.Errorf("mdCell:\n got %s\nwant %s", got, want)
+	}
+	for in, want := range map[string]string{
+		"ls":       "`ls`",
+		"echo `x`": "`` echo `x` ``",
+		"a``b":     "```a``b```",
+	} {
+		if got := codeSpan(in); got != want {
+			t.Errorf("codeSpan(%q) = %q, want %q", in, got, want)
+		}
+	}
+	var b bytes.Buffer
+	writeMarkdown(&b, []string{"make", "deploy"}, "succeeded on attempt 3/3 after 1.23s", attemptRows(results()[runner.Succeeded], (*redact.Redactor)(nil)))
+	want := "### retry: `make deploy`\n\nsucceeded on attempt 3/3 after 1.23s\n\n" +
+		"| attempt | started | took | result | class | wait | reason |\n" +
+		"|---:|---:|---:|---|---|---:|---|\n" +
+		"| 1 | +1.00s | 0.21s | exit 1 | retryable | 0.63s | default: exit 1 may be transient |\n" +
+		"| 2 | +2.00s | 0.21s | exit 1 | retryable | 30.00s (hint 30.00s) | default: exit 1 may be transient |\n" +
+		"| 3 | +3.00s | 0.00s | exit 0 | success | - | exit 0 |\n\n"
+	if b.String() != want {
+		t.Errorf("writeMarkdown:\n got %q\nwant %q", b.String(), want)
+	}
+}
+
+func TestGitHubEscape(t *testing.T) {
+	var b bytes.Buffer
+	githubWarning(&b, "50% done\r\nnext")
+	if got, want := b.String(), "::warning title=retry::50%25 done%0D%0Anext\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestGitLabSection(t *testing.T) {
+	var b bytes.Buffer
+	now := time.Unix(1796000000, 0)
+	name := gitlabSection(42, 2)
+	gitlabSectionStart(&b, name, "retry: attempt 2/3: make", now)
+	gitlabSectionEnd(&b, name, now)
+	want := "\x1b[0Ksection_start:1796000000:retry-42-attempt-2\r\x1b[0Kretry: attempt 2/3: make\n" +
+		"\x1b[0Ksection_end:1796000000:retry-42-attempt-2\r\x1b[0K\n"
+	if b.String() != want {
+		t.Errorf("got  %q\nwant %q", b.String(), want)
+	}
+}
+
+func TestDetectCI(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	tests := []struct {
+		name string
+		env  func(string) string
+		want ci
+	}{
+		{"none", env(), ci{}},
+		{"github", env("GITHUB_ACTIONS", "true", "GITHUB_STEP_SUMMARY", "/s"), ci{github: true, stepSummary: "/s"}},
+		{"not github", env("GITHUB_ACTIONS", "false", "GITHUB_STEP_SUMMARY", "/s"), ci{}},
+		{"gitlab", env("GITLAB_CI", "true"), ci{gitlab: true}},
+	}
+	for _, tt := range tests {
+		if got := detectCI(tt.env); got != tt.want {
+			t.Errorf("%s: got %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -35,6 +35,7 @@ func TestScripts(t *testing.T) {
 			"exitcode":   exitcode,
 			"gone":       gone,
 			"httpserver": httpserver,
+			"normalize":  normalizeCmd,
 		},
 		Setup: func(env *testscript.Env) error {
 			// Scripts must not inherit an enclosing retry's settings.

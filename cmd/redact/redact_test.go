@@ -83,6 +83,8 @@ func TestText(t *testing.T) {
 		{"header line", "< Authorization: Basic dXNlcjpwYXNz\n< Accept: */*", "< Authorization: ***\n< Accept: */*"},
 		{"header with CRLF", "Set-Cookie: sid=1; Path=/\r\nX: y", "Set-Cookie: ***\r\nX: y"},
 		{"private token header", "PRIVATE-TOKEN: glx", "PRIVATE-TOKEN: ***"},
+		{"header in a quoted line", `matched: "curl: Authorization: Bearer x"`, `matched: "curl: Authorization: ***"`},
+		{"header with a quote at the end", `Authorization: Bearer x"`, `Authorization: ***`},
 		{"url", "fatal: unable to access 'https://me:tok@example.com/r.git/': 403", "fatal: unable to access 'https://***@example.com/r.git/': 403"},
 		{"two urls", "a http://u:p@h1/ b ftp://x@h2", "a http://***@h1/ b ftp://***@h2"},
 		{"email is not a url", "mail me@example.com", "mail me@example.com"},

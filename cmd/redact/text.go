@@ -51,6 +51,12 @@ func headers(s string) string {
 			if end < 0 {
 				end = len(s) - v
 			}
+			// A line quoted whole ("... Authorization: x") keeps its
+			// closing quote.
+			if last := v + end - 1; end > 1 && isQuote(s[last]) &&
+				strings.IndexByte(s[strings.LastIndexByte(s[:start], '\n')+1:start], s[last]) >= 0 {
+				end--
+			}
 			e.hide(v, v+end)
 			next = v + end
 		}

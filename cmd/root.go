@@ -50,7 +50,12 @@ names a retry subcommand.`,
 		return usagef("retry --help lists the flags", "%s", err)
 	})
 	opts.register(root.Flags())
-	if subs := subcommands(stdout); len(args) > 0 && namesSubcommand(args[0], subs) {
+	root.ValidArgsFunction = completeCommand
+	completeFlagValues(root)
+	// retry has its own completion command; cobra's would be created by
+	// Execute whenever the first word that is not a flag is "completion".
+	root.CompletionOptions.DisableDefaultCmd = true
+	if subs := subcommands(stdout); wantsSubcommands(args, subs) {
 		root.AddCommand(subs...)
 	}
 	return root
@@ -66,18 +71,32 @@ func subcommands(stdout io.Writer) []*cobra.Command {
 			_, err := io.WriteString(stdout, presetsText())
 			return err
 		},
-	}}
+	}, newCompletionCommand()}
 }
 
-// namesSubcommand reports whether the first argument asks for a
-// subcommand, cobra's help and completion included, or for help, so that
-// the help lists the subcommands.
-func namesSubcommand(first string, subs []*cobra.Command) bool {
-	switch first {
-	case "-h", "--help", "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+// wantsSubcommands reports whether args ask for a subcommand, or for help,
+// so that the help lists the subcommands. Only the first argument can
+// name one. A shell completing a command line (cobra's __complete) gets
+// the subcommands while it completes the first word or when the first
+// word names one.
+func wantsSubcommands(args []string, subs []*cobra.Command) bool {
+	if len(args) == 0 {
+		return false
+	}
+	if args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd {
+		return len(args) <= 2 || namesSubcommand(args[1], subs)
+	}
+	return namesSubcommand(args[0], subs)
+}
+
+// namesSubcommand reports whether word is a subcommand's name, cobra's
+// help included, or asks for help.
+func namesSubcommand(word string, subs []*cobra.Command) bool {
+	switch word {
+	case "-h", "--help", "help":
 		return true
 	}
-	return slices.ContainsFunc(subs, func(c *cobra.Command) bool { return c.Name() == first })
+	return slices.ContainsFunc(subs, func(c *cobra.Command) bool { return c.Name() == word })
 }
 
 // signalContext returns a context cancelled, with a runner.SignalError

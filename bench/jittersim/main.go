@@ -14,8 +14,6 @@
 // output on every platform.
 package main
 
-//go:generate go run . -docs ../../docs
-
 import (
 	"errors"
 	"flag"

@@ -1,0 +1,202 @@
+// Command gen writes retry's man pages and CLI reference from its cobra
+// command tree, so that they always describe the flags the code defines.
+// From the repository's root:
+//
+//	go run ./docs/gen            # docs/man/*.1 and docs/cli/*.md
+//	go run ./docs/gen -man DIR   # only the man pages, into DIR
+//
+// A test fails when the committed files differ from what it writes.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/cobra/doc"
+
+	"github.com/b0a38808/retry/cmd"
+)
+
+func main() {
+	man := flag.String("man", "", "write only the man pages, into `DIR`")
+	flag.Parse()
+	var err error
+	if *man != "" {
+		err = writeMan(tree(), *man)
+	} else {
+		err = writeAll(tree(), filepath.Join("docs", "man"), filepath.Join("docs", "cli"))
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "gen: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// tree returns the command tree to document, without the "Auto generated
+// by spf13/cobra on DATE" lines, which would change every day.
+func tree() *cobra.Command {
+	root := cmd.CommandTree()
+	var strip func(c *cobra.Command)
+	strip = func(c *cobra.Command) {
+		c.DisableAutoGenTag = true
+		for _, sub := range c.Commands() {
+			strip(sub)
+		}
+	}
+	strip(root)
+	return root
+}
+
+// manHeader returns the man pages' header. The date is fixed so that the
+// pages change only when the commands do.
+func manHeader() *doc.GenManHeader {
+	date := time.Date(2026, time.November, 30, 0, 0, 0, 0, time.UTC)
+	return &doc.GenManHeader{
+		Title:   "RETRY",
+		Section: "1",
+		Source:  "retry",
+		Manual:  "User Commands",
+		Date:    &date,
+	}
+}
+
+// writeMan writes one man page per command into dir, replacing the
+// pages that are there, and adds to retry(1) the sections that cobra does
+// not know about.
+func writeMan(root *cobra.Command, dir string) error {
+	if err := clean(dir, "*.1"); err != nil {
+		return err
+	}
+	if err := doc.GenManTree(root, manHeader(), dir); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, root.Name()+".1")
+	page, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	before, after, ok := strings.Cut(string(page), ".SH SEE ALSO\n")
+	if !ok {
+		return fmt.Errorf("%s: no SEE ALSO section", path)
+	}
+	page = []byte(before + manExtra + ".SH SEE ALSO\n" + after)
+	return os.WriteFile(path, page, 0o644)
+}
+
+// manExtra is the part of retry(1) that is not about flags. It follows
+// docs/manual.md, which has the details.
+const manExtra = `.SH EXIT STATUS
+.TP
+\fB0\fP
+an attempt succeeded.
+.TP
+\fIthe last attempt's status\fP
+retry gave up: a permanent failure, the attempts ran out, or the retry
+budget is empty.
+.TP
+\fB124\fP
+the deadline, or the last attempt's timeout, ended the operation.
+.TP
+\fB125\fP
+retry itself failed: bad flags or values (the command was not run), or an
+internal error.
+.TP
+\fB126\fP
+the command is not executable.
+.TP
+\fB127\fP
+the command was not found.
+.TP
+\fB128+N\fP
+the last attempt died from signal N, or retry was cancelled by signal N;
+retry then dies by signal N itself.
+
+.SH ENVIRONMENT
+Each attempt's environment carries:
+.TP
+\fBRETRY_ATTEMPT\fP
+the attempt's number, from 1.
+.TP
+\fBRETRY_MAX_ATTEMPTS\fP
+the number of attempts; 0 means unlimited.
+.TP
+\fBRETRY_IDEMPOTENCY_KEY\fP
+one random UUID for the whole operation, or \fB\-\-idempotency\-key\fP.
+.TP
+\fBRETRY_DEADLINE\fP
+the deadline in RFC 3339, UTC, with milliseconds; only when there is one.
+.TP
+\fBRETRY_DEPTH\fP
+how many retry operations enclose the attempt.
+.PP
+retry itself reads \fBRETRY_DEPTH\fP: inside another retry it makes a
+single attempt unless \fB\-\-nested\fP is given, and never outlives the
+outer deadline. \fBNO_COLOR\fP and \fBFORCE_COLOR\fP decide the colour of
+progress on a terminal; \fBXDG_STATE_HOME\fP locates the state of retry
+budgets.
+
+.SH EXAMPLES
+A flaky download, five attempts, at most a minute in all:
+.PP
+.RS
+.nf
+retry \-a 5 \-d 1m \-\- curl \-fsS \-o release.tar.gz https://example.com/release.tar.gz
+.fi
+.RE
+.PP
+A CI step under a deadline, each attempt limited to two minutes:
+.PP
+.RS
+.nf
+retry \-a 3 \-d 10m \-t 2m \-\- make integration\-test
+.fi
+.RE
+.PP
+A cron job that keeps trying for up to an hour and leaves a JSON report:
+.PP
+.RS
+.nf
+retry \-a 0 \-d 1h \-\-delay 30s \-\-max\-delay 10m \-\-summary\-file /var/log/backup.json \-\- /usr/local/bin/backup
+.fi
+.RE
+
+.SH NOTES
+The full manual, with the classification rules, the JSON report and more
+recipes, is docs/manual.md in retry's source repository.
+
+`
+
+// writeAll writes the man pages into manDir and the Markdown reference
+// into cliDir.
+func writeAll(root *cobra.Command, manDir, cliDir string) error {
+	if err := writeMan(root, manDir); err != nil {
+		return err
+	}
+	if err := clean(cliDir, "*.md"); err != nil {
+		return err
+	}
+	return doc.GenMarkdownTree(root, cliDir)
+}
+
+// clean creates dir and removes the files in it that match pattern, so
+// that the page of a removed command does not linger.
+func clean(dir, pattern string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	old, err := filepath.Glob(filepath.Join(dir, pattern))
+	if err != nil {
+		return err
+	}
+	for _, f := range old {
+		if err := os.Remove(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}

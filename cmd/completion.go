@@ -8,10 +8,12 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/b0a38808/retry/runner/classify"
 )
 
 // completeFlagValues lets shells complete the values of the flags that
-// take one of a few words. A flag not defined on root is skipped, so an
+// take one of a few words, and the names of the presets. A flag not defined on root is skipped, so an
 // entry may come before its flag.
 func completeFlagValues(root *cobra.Command) {
 	words := map[string][]string{
@@ -28,6 +30,13 @@ func completeFlagValues(root *cobra.Command) {
 		// The only error is a flag that does not exist or already has a
 		// completion function; neither can happen here.
 		_ = root.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
+	}
+	if root.Flags().Lookup("preset") != nil {
+		var presets []cobra.Completion
+		for _, p := range classify.Presets() {
+			presets = append(presets, cobra.CompletionWithDesc(p.Name, p.Summary))
+		}
+		_ = root.RegisterFlagCompletionFunc("preset", cobra.FixedCompletions(presets, cobra.ShellCompDirectiveNoFileComp))
 	}
 }
 

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# startup.sh measures the whole-process overhead of `retry -- true`: wall time
+# and peak resident memory (RSS), medians over several runs, against
+#   - `true` alone (the cost of any process at all),
+#   - bench/floor, a Go program that only runs the command with os/exec and
+#     waits (the floor for any wrapper written in Go),
+#   - Debian's C `retry` package (/usr/bin/retry --times=1 -- true), when
+#     installed.
+# The goal: retry's wall time at most 1.2x the floor's, peak RSS under 8 MiB.
+#
+# Usage: bench/startup.sh   (from anywhere inside the repository)
+# Knobs (environment):
+#   RUNS=300      timed runs per command and round
+#   ROUNDS=3      rounds; the wall figure is the median of the rounds' medians
+#   RSS_RUNS=21   runs per command under /usr/bin/time -v
+#   NO_HYPERFINE=1  use the plain loop even when hyperfine is installed
+# Tools: go; hyperfine (Debian package `hyperfine`) if present, else a bash
+# loop timed with $EPOCHREALTIME; /usr/bin/time (Debian package `time`) for
+# peak RSS. Debian's /usr/bin/retry shadows ours on PATH, so every command
+# here is called by absolute path.
+set -euo pipefail
+
+RUNS=${RUNS:-300}
+ROUNDS=${ROUNDS:-3}
+RSS_RUNS=${RSS_RUNS:-21}
+NO_HYPERFINE=${NO_HYPERFINE:-}
+DEBIAN_RETRY=/usr/bin/retry
+GNU_TIME=/usr/bin/time
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/retry-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# median reads numbers, one a line, and prints their median.
+median() {
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (NR == 0) { print "nan"; exit }
+		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2
+	}'
+}
+
+true_bin=$(type -P true)
+(cd "$root" && go build -trimpath -o "$tmp/retry" . && go build -trimpath -o "$tmp/floor" ./bench/floor)
+
+names=(true floor retry)
+cmds=("$true_bin" "$tmp/floor $true_bin" "$tmp/retry -- $true_bin")
+if [[ -x $DEBIAN_RETRY ]] && "$DEBIAN_RETRY" --times=1 -- "$true_bin" 2>/dev/null; then
+	names+=(debian-retry)
+	cmds+=("$DEBIAN_RETRY --times=1 -- $true_bin")
+else
+	echo "startup.sh: $DEBIAN_RETRY (Debian package retry) not found or not usable: skipping it" >&2
+fi
+n=${#names[@]}
+
+# Every command must succeed, or its timings mean nothing.
+for ((c = 0; c < n; c++)); do
+	${cmds[c]} || { echo "startup.sh: ${cmds[c]} failed" >&2; exit 1; }
+done
+
+echo "# machine: $(nproc) cores, $(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: //'), $(go version | cut -d' ' -f3-), kernel $(uname -r)"
+echo "# retry at $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown), $(date -u +%Y-%m-%dT%H:%MZ)"
+
+# Wall time, in milliseconds: for each round, each command's median; then the
+# median of the rounds.
+declare -A round_medians
+if [[ -z $NO_HYPERFINE ]] && command -v hyperfine >/dev/null; then
+	echo "# wall time: hyperfine -N, $ROUNDS rounds x $RUNS runs"
+	hf=()
+	for ((c = 0; c < n; c++)); do hf+=(-n "${names[c]}" "${cmds[c]}"); done
+	for ((r = 1; r <= ROUNDS; r++)); do
+		hyperfine -N --style basic --warmup 20 --runs "$RUNS" \
+			--export-json "$tmp/round$r.json" "${hf[@]}" >"$tmp/round$r.txt" 2>&1 ||
+			{ cat "$tmp/round$r.txt" >&2; exit 1; }
+		mapfile -t meds < <(grep -o '"median": *[0-9.eE+-]*' "$tmp/round$r.json" | sed 's/.*: *//')
+		((${#meds[@]} == n)) || { echo "startup.sh: cannot read medians from hyperfine's JSON" >&2; exit 1; }
+		for ((c = 0; c < n; c++)); do
+			round_medians[$c]+=" $(awk -v s="${meds[c]}" 'BEGIN { printf "%.4f", s * 1000 }')"
+		done
+	done
+	echo "# last round, as hyperfine printed it:"
+	sed 's/^/#   /' "$tmp/round$ROUNDS.txt"
+else
+	echo "# wall time: bash loop timed with \$EPOCHREALTIME (hyperfine not used), $ROUNDS rounds x $RUNS runs, commands interleaved"
+	for ((r = 1; r <= ROUNDS; r++)); do
+		for ((c = 0; c < n; c++)); do : >"$tmp/loop$c"; done
+		for ((i = 0; i < 20; i++)); do for ((c = 0; c < n; c++)); do ${cmds[c]}; done; done
+		for ((i = 0; i < RUNS; i++)); do
+			for ((c = 0; c < n; c++)); do
+				t0=$EPOCHREALTIME
+				${cmds[c]}
+				t1=$EPOCHREALTIME
+				echo "$t0 $t1" >>"$tmp/loop$c"
+			done
+		done
+		for ((c = 0; c < n; c++)); do
+			m=$(awk '{ printf "%.4f\n", ($2 - $1) * 1000 }' "$tmp/loop$c" | median)
+			round_medians[$c]+=" $m"
+		done
+	done
+fi
+
+# Peak RSS, in KiB, as GNU time reports it: the largest RSS of the process
+# and of the children it waited for (for a wrapper, its own).
+declare -a rss
+if [[ -x $GNU_TIME ]]; then
+	echo "# peak RSS: $GNU_TIME -v, $RSS_RUNS runs per command, interleaved"
+	for ((c = 0; c < n; c++)); do : >"$tmp/rss$c"; done
+	for ((i = 0; i < RSS_RUNS; i++)); do
+		for ((c = 0; c < n; c++)); do
+			# shellcheck disable=SC2086 # the command lines are split on purpose
+			"$GNU_TIME" -v -o "$tmp/time.out" ${cmds[c]}
+			sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$tmp/time.out" >>"$tmp/rss$c"
+		done
+	done
+	for ((c = 0; c < n; c++)); do rss[c]=$(median <"$tmp/rss$c"); done
+else
+	echo "startup.sh: $GNU_TIME (Debian package time) not found: skipping peak RSS" >&2
+	for ((c = 0; c < n; c++)); do rss[c]=nan; done
+fi
+
+declare -a wall
+for ((c = 0; c < n; c++)); do
+	wall[c]=$(tr ' ' '\n' <<<"${round_medians[$c]}" | grep . | median)
+done
+floor_wall=${wall[1]}
+
+echo
+printf '| %-12s | %-42s | %15s | %8s | %14s |\n' command "command line (binaries in a temp dir)" "wall, median ms" "x floor" "peak RSS, MiB"
+printf '|%s|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..14})" "$(printf -- '-%.0s' {1..44})" "$(printf -- '-%.0s' {1..17})" "$(printf -- '-%.0s' {1..10})" "$(printf -- '-%.0s' {1..16})"
+for ((c = 0; c < n; c++)); do
+	line=${cmds[c]//$tmp\//}
+	awk -v name="${names[c]}" -v line="$line" -v w="${wall[c]}" -v f="$floor_wall" -v k="${rss[c]}" 'BEGIN {
+		printf "| %-12s | %-42s | %15.3f | %8.2f | %14s |\n", name, line, w, w / f, (k == "nan" ? "n/a" : sprintf("%.1f", k / 1024))
+	}'
+done
+echo "(wall: median of $ROUNDS rounds' medians; rounds' medians in ms:"
+for ((c = 0; c < n; c++)); do echo "   ${names[c]}:${round_medians[$c]}"; done
+echo ")"
+
+echo
+awk -v w="${wall[2]}" -v f="$floor_wall" -v k="${rss[2]}" 'BEGIN {
+	ratio = w / f
+	printf "goal: retry wall <= 1.20x floor: %.2fx -> %s\n", ratio, (ratio <= 1.20 ? "met" : "MISSED")
+	if (k == "nan") print "goal: retry peak RSS < 8 MiB: not measured"
+	else printf "goal: retry peak RSS < 8 MiB: %.1f MiB -> %s\n", k / 1024, (k < 8192 ? "met" : "MISSED")
+}'

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -167,7 +168,7 @@ func TestCancelDuringWaitRecordsTheSignal(t *testing.T) {
 
 func TestUUID(t *testing.T) {
 	a, b := newUUID(), newUUID()
-	if a == b || len(a) != 36 || a[14] != '4' {
+	if a == b || len(a) != 36 || a[14] != '4' || !strings.ContainsRune("89ab", rune(a[19])) {
 		t.Errorf("newUUID() = %q, %q", a, b)
 	}
 }

@@ -6,13 +6,20 @@
 #     waits (the floor for any wrapper written in Go),
 #   - Debian's C `retry` package (/usr/bin/retry --times=1 -- true), when
 #     installed.
+# retry is measured twice: as `go build` makes it here (with cgo when a C
+# compiler is installed, as `go install` does) and with CGO_ENABLED=0.
 # The goal: retry's wall time at most 1.2x the floor's, peak RSS under 8 MiB.
+# docs/benchmarks.md ("Start-up overhead") has the figures and what costs what.
 #
-# Usage: bench/startup.sh   (from anywhere inside the repository)
+# Usage: bench/startup.sh [NAME=BINARY...]   (from anywhere in the repository)
+#   Each NAME=BINARY adds a row for `BINARY -- true`: a variant of retry
+#   built to see what one change costs.
 # Knobs (environment):
-#   RUNS=300      timed runs per command and round
-#   ROUNDS=3      rounds; the wall figure is the median of the rounds' medians
-#   RSS_RUNS=21   runs per command under /usr/bin/time -v
+#   RUNS=100        timed runs per command and round
+#   ROUNDS=10       rounds, each in a new command order; the wall figure is
+#                   the median of the rounds' medians. Many short rounds
+#                   spread the load of a shared machine over all commands.
+#   RSS_RUNS=21     runs per command under /usr/bin/time -v
 #   NO_HYPERFINE=1  use the plain loop even when hyperfine is installed
 # Tools: go; hyperfine (Debian package `hyperfine`) if present, else a bash
 # loop timed with $EPOCHREALTIME; /usr/bin/time (Debian package `time`) for
@@ -20,8 +27,8 @@
 # here is called by absolute path.
 set -euo pipefail
 
-RUNS=${RUNS:-300}
-ROUNDS=${ROUNDS:-3}
+RUNS=${RUNS:-100}
+ROUNDS=${ROUNDS:-10}
 RSS_RUNS=${RSS_RUNS:-21}
 NO_HYPERFINE=${NO_HYPERFINE:-}
 DEBIAN_RETRY=/usr/bin/retry
@@ -39,53 +46,85 @@ median() {
 	}'
 }
 
-true_bin=$(type -P true)
-(cd "$root" && go build -trimpath -o "$tmp/retry" . && go build -trimpath -o "$tmp/floor" ./bench/floor)
+# build NAME PACKAGE [ENV...] builds PACKAGE into $tmp/NAME. The binary is
+# copied once built: the linker writes its output through mmap, and a binary
+# whose page-cache pages were written that way starts up to 1 ms slower than
+# the same bytes copied or read from disk, which is how users run it.
+build() {
+	local name=$1 pkg=$2
+	shift 2
+	(cd "$root" && env "$@" go build -trimpath -o "$tmp/build/$name" "$pkg")
+	cp "$tmp/build/$name" "$tmp/$name"
+}
+mkdir "$tmp/build"
+build floor ./bench/floor
+build retry .
+build retry-static . CGO_ENABLED=0
+rm -r "$tmp/build"
+extra=()
+for arg; do
+	[[ $arg == ?*=?* ]] || { echo "startup.sh: want NAME=BINARY, got \"$arg\"" >&2; exit 2; }
+	cp "${arg#*=}" "$tmp/${arg%%=*}"
+	extra+=("${arg%%=*}")
+done
 
-names=(true floor retry)
-cmds=("$true_bin" "$tmp/floor $true_bin" "$tmp/retry -- $true_bin")
+true_bin=$(type -P true)
+names=(true floor retry retry-static)
+cmds=("$true_bin" "$tmp/floor $true_bin" "$tmp/retry -- $true_bin" "$tmp/retry-static -- $true_bin")
 if [[ -x $DEBIAN_RETRY ]] && "$DEBIAN_RETRY" --times=1 -- "$true_bin" 2>/dev/null; then
 	names+=(debian-retry)
 	cmds+=("$DEBIAN_RETRY --times=1 -- $true_bin")
 else
 	echo "startup.sh: $DEBIAN_RETRY (Debian package retry) not found or not usable: skipping it" >&2
 fi
+for name in "${extra[@]}"; do
+	names+=("$name")
+	cmds+=("$tmp/$name -- $true_bin")
+done
 n=${#names[@]}
+FLOOR=1 RETRY=2 STATIC=3
 
 # Every command must succeed, or its timings mean nothing.
 for ((c = 0; c < n; c++)); do
 	${cmds[c]} || { echo "startup.sh: ${cmds[c]} failed" >&2; exit 1; }
 done
 
+linking="statically"
+if LC_ALL=C grep -aq '/ld-linux' "$tmp/retry"; then linking="dynamically (cgo)"; fi
 echo "# machine: $(nproc) cores, $(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: //'), $(go version | cut -d' ' -f3-), kernel $(uname -r)"
-echo "# retry at $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown), $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "# retry at $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown), $(date -u +%Y-%m-%dT%H:%MZ); the default build is linked $linking"
 
 # Wall time, in milliseconds: for each round, each command's median; then the
-# median of the rounds.
-declare -A round_medians
+# median of the rounds. Each round starts the command order one further, so
+# no command always runs first or right after another.
+declare -a round_medians
 if [[ -z $NO_HYPERFINE ]] && command -v hyperfine >/dev/null; then
 	echo "# wall time: hyperfine -N, $ROUNDS rounds x $RUNS runs"
-	hf=()
-	for ((c = 0; c < n; c++)); do hf+=(-n "${names[c]}" "${cmds[c]}"); done
-	for ((r = 1; r <= ROUNDS; r++)); do
-		hyperfine -N --style basic --warmup 20 --runs "$RUNS" \
+	for ((r = 0; r < ROUNDS; r++)); do
+		hf=()
+		order=()
+		for ((k = 0; k < n; k++)); do
+			c=$(((k + r) % n))
+			order+=("$c")
+			hf+=(-n "${names[c]}" "${cmds[c]}")
+		done
+		hyperfine -N --style basic --warmup 10 --runs "$RUNS" \
 			--export-json "$tmp/round$r.json" "${hf[@]}" >"$tmp/round$r.txt" 2>&1 ||
 			{ cat "$tmp/round$r.txt" >&2; exit 1; }
 		mapfile -t meds < <(grep -o '"median": *[0-9.eE+-]*' "$tmp/round$r.json" | sed 's/.*: *//')
 		((${#meds[@]} == n)) || { echo "startup.sh: cannot read medians from hyperfine's JSON" >&2; exit 1; }
-		for ((c = 0; c < n; c++)); do
-			round_medians[$c]+=" $(awk -v s="${meds[c]}" 'BEGIN { printf "%.4f", s * 1000 }')"
+		for ((k = 0; k < n; k++)); do
+			round_medians[order[k]]+=" $(awk -v s="${meds[k]}" 'BEGIN { printf "%.4f", s * 1000 }')"
 		done
 	done
-	echo "# last round, as hyperfine printed it:"
-	sed 's/^/#   /' "$tmp/round$ROUNDS.txt"
 else
 	echo "# wall time: bash loop timed with \$EPOCHREALTIME (hyperfine not used), $ROUNDS rounds x $RUNS runs, commands interleaved"
-	for ((r = 1; r <= ROUNDS; r++)); do
+	for ((r = 0; r < ROUNDS; r++)); do
 		for ((c = 0; c < n; c++)); do : >"$tmp/loop$c"; done
 		for ((i = 0; i < 20; i++)); do for ((c = 0; c < n; c++)); do ${cmds[c]}; done; done
 		for ((i = 0; i < RUNS; i++)); do
-			for ((c = 0; c < n; c++)); do
+			for ((k = 0; k < n; k++)); do
+				c=$(((k + i + r) % n))
 				t0=$EPOCHREALTIME
 				${cmds[c]}
 				t1=$EPOCHREALTIME
@@ -93,8 +132,7 @@ else
 			done
 		done
 		for ((c = 0; c < n; c++)); do
-			m=$(awk '{ printf "%.4f\n", ($2 - $1) * 1000 }' "$tmp/loop$c" | median)
-			round_medians[$c]+=" $m"
+			round_medians[c]+=" $(awk '{ printf "%.4f\n", ($2 - $1) * 1000 }' "$tmp/loop$c" | median)"
 		done
 	done
 fi
@@ -107,7 +145,7 @@ if [[ -x $GNU_TIME ]]; then
 	for ((c = 0; c < n; c++)); do : >"$tmp/rss$c"; done
 	for ((i = 0; i < RSS_RUNS; i++)); do
 		for ((c = 0; c < n; c++)); do
-			# shellcheck disable=SC2086 # the command lines are split on purpose
+			# shellcheck disable=SC2086 # the command lines are split into words on purpose
 			"$GNU_TIME" -v -o "$tmp/time.out" ${cmds[c]}
 			sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$tmp/time.out" >>"$tmp/rss$c"
 		done
@@ -120,27 +158,27 @@ fi
 
 declare -a wall
 for ((c = 0; c < n; c++)); do
-	wall[c]=$(tr ' ' '\n' <<<"${round_medians[$c]}" | grep . | median)
+	wall[c]=$(tr ' ' '\n' <<<"${round_medians[c]}" | grep . | median)
 done
-floor_wall=${wall[1]}
 
 echo
 printf '| %-12s | %-42s | %15s | %8s | %14s |\n' command "command line (binaries in a temp dir)" "wall, median ms" "x floor" "peak RSS, MiB"
 printf '|%s|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..14})" "$(printf -- '-%.0s' {1..44})" "$(printf -- '-%.0s' {1..17})" "$(printf -- '-%.0s' {1..10})" "$(printf -- '-%.0s' {1..16})"
 for ((c = 0; c < n; c++)); do
-	line=${cmds[c]//$tmp\//}
-	awk -v name="${names[c]}" -v line="$line" -v w="${wall[c]}" -v f="$floor_wall" -v k="${rss[c]}" 'BEGIN {
+	awk -v name="${names[c]}" -v line="${cmds[c]//$tmp\//}" -v w="${wall[c]}" -v f="${wall[FLOOR]}" -v k="${rss[c]}" 'BEGIN {
 		printf "| %-12s | %-42s | %15.3f | %8.2f | %14s |\n", name, line, w, w / f, (k == "nan" ? "n/a" : sprintf("%.1f", k / 1024))
 	}'
 done
-echo "(wall: median of $ROUNDS rounds' medians; rounds' medians in ms:"
-for ((c = 0; c < n; c++)); do echo "   ${names[c]}:${round_medians[$c]}"; done
-echo ")"
+echo
+echo "rounds' medians, ms:"
+for ((c = 0; c < n; c++)); do echo "  ${names[c]}:${round_medians[c]}"; done
 
 echo
-awk -v w="${wall[2]}" -v f="$floor_wall" -v k="${rss[2]}" 'BEGIN {
-	ratio = w / f
-	printf "goal: retry wall <= 1.20x floor: %.2fx -> %s\n", ratio, (ratio <= 1.20 ? "met" : "MISSED")
-	if (k == "nan") print "goal: retry peak RSS < 8 MiB: not measured"
-	else printf "goal: retry peak RSS < 8 MiB: %.1f MiB -> %s\n", k / 1024, (k < 8192 ? "met" : "MISSED")
-}'
+for c in $RETRY $STATIC; do
+	awk -v name="${names[c]}" -v w="${wall[c]}" -v f="${wall[FLOOR]}" -v k="${rss[c]}" 'BEGIN {
+		ratio = w / f
+		printf "goal, %s: wall <= 1.20x floor: %.2fx -> %s", name, ratio, (ratio <= 1.20 ? "met" : "MISSED")
+		if (k == "nan") print "; peak RSS < 8 MiB: not measured"
+		else printf "; peak RSS < 8 MiB: %.1f MiB -> %s\n", k / 1024, (k < 8192 ? "met" : "MISSED")
+	}'
+done

@@ -99,7 +99,7 @@ type Matcher struct {
 	mu          sync.Mutex
 	stop, retry []probe
 	hint        *probe
-	defaultHint bool
+	defaultHint bool // hint is the Retry-After probe, compiled by scan when needed
 	now         func() time.Time
 	maxLine     int
 	out         Output
@@ -122,14 +122,15 @@ func NewMatcher(w Watch) *Matcher {
 	}
 	m.stop = probes(w.StopIf)
 	m.retry = probes(w.RetryIf)
-	if w.Hints {
-		pat := w.HintPattern
-		if pat == nil {
-			pat, _ = CompilePattern(defaultHint)
-			m.defaultHint = true
-		}
-		p := newProbe(pat)
+	switch {
+	case w.Hints && w.HintPattern != nil:
+		p := newProbe(w.HintPattern)
 		m.hint = &p
+	case w.Hints:
+		// hintProbe compiles the Retry-After expression when the first line
+		// arrives: an attempt that prints nothing, as most successful ones
+		// do on stderr, starts and ends without compiling it.
+		m.defaultHint = true
 	}
 	return m
 }
@@ -171,7 +172,7 @@ func (m *Matcher) Output() Output {
 
 // settled reports whether no further output can change the Output.
 func (m *Matcher) settled() bool {
-	if m.hint != nil {
+	if m.hint != nil || m.defaultHint {
 		return false
 	}
 	if m.out.StopIf != nil {
@@ -189,9 +190,23 @@ func (m *Matcher) scan(stream string, r []byte) {
 	if m.out.StopIf == nil && m.out.RetryIf == nil && len(m.retry) > 0 {
 		m.out.RetryIf = m.first(m.retry, stream, r)
 	}
-	if m.hint != nil {
+	if m.hintProbe() != nil {
 		m.hints(stream, r)
 	}
+}
+
+// hintProbe returns the probe that finds hints, nil when hints are off. The
+// Retry-After expression is compiled on the first call.
+func (m *Matcher) hintProbe() *probe {
+	if m.hint == nil && m.defaultHint {
+		pat, err := CompilePattern(defaultHint)
+		if err != nil {
+			panic(err) // a constant expression: a bug
+		}
+		p := newProbe(pat)
+		m.hint = &p
+	}
+	return m.hint
 }
 
 // first returns the earliest line of r that one of ps matches; on one line

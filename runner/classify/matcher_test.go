@@ -265,8 +265,8 @@ func reference(w Watch, data []byte) Output {
 				}
 			}
 		}
-		if m.hint != nil {
-			if sub := m.hint.pat.re.FindSubmatch(l); sub != nil {
+		if p := m.hintProbe(); p != nil {
+			if sub := p.pat.re.FindSubmatch(l); sub != nil {
 				if d, err := ParseRetryAfter(string(sub[1]), testNow); err == nil {
 					out.Hint, out.HasHint = d, true
 				}

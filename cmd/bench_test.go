@@ -8,8 +8,9 @@ import (
 
 // BenchmarkExecute measures what cmd adds around the runner for a command
 // whose first attempt succeeds: the cobra tree, flag parsing and checks,
-// signal set-up and the exit status. Compare with BenchmarkRun in runner.
-// First-run costs of a new process (page faults, package init) are not
+// signal set-up, the output watch (stderr is not a terminal here, so hints
+// are read) and the exit status. Compare with BenchmarkRun in runner. The
+// first-run costs of a new process (page faults, package init) are not
 // seen here; bench/startup.sh measures those.
 //
 //	go test -run '^$' -bench Execute -benchmem ./cmd/

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"testing"
 	"time"
@@ -11,10 +10,11 @@ import (
 )
 
 // BenchmarkRun measures one operation whose first attempt succeeds (the
-// command `true`), and os/exec running the same command alone, as
-// bench/floor does. Both are dominated by fork, exec and wait; the
-// allocations are the stable figure. The process's own start-up, which
-// these in-process loops cannot see, is measured by bench/startup.sh.
+// command `true`), as Run does it for every such operation once the process
+// is up. The time is mostly fork, exec and wait, and varies with the
+// machine's load; the allocations are the stable figure. The process's own
+// start-up, which an in-process loop cannot see, is measured by
+// bench/startup.sh.
 //
 //	go test -run '^$' -bench Run -benchmem ./runner/
 func BenchmarkRun(b *testing.B) {
@@ -22,33 +22,21 @@ func BenchmarkRun(b *testing.B) {
 	if err != nil {
 		b.Skip("no true command:", err)
 	}
-	b.Run("exec", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			c := exec.Command(path)
-			c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
-			if err := c.Run(); err != nil {
-				b.Fatal(err)
-			}
+	cfg := Config{
+		Command:   []string{path},
+		Attempts:  3,
+		KillAfter: 10 * time.Second,
+		Backoff:   backoff.Policy{Base: time.Second, Cap: 30 * time.Second},
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := Run(ctx, cfg)
+		if err != nil {
+			b.Fatal(err)
 		}
-	})
-	b.Run("runner", func(b *testing.B) {
-		cfg := Config{
-			Command:   []string{path},
-			Attempts:  3,
-			KillAfter: 10 * time.Second,
-			Backoff:   backoff.Policy{Base: time.Second, Cap: 30 * time.Second},
+		if res.Outcome != Succeeded || len(res.Attempts) != 1 {
+			b.Fatalf("outcome %s after %d attempts; want succeeded after 1", res.Outcome, len(res.Attempts))
 		}
-		ctx := context.Background()
-		b.ReportAllocs()
-		for b.Loop() {
-			res, err := Run(ctx, cfg)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if res.Outcome != Succeeded || len(res.Attempts) != 1 {
-				b.Fatalf("outcome %s after %d attempts; want succeeded after 1", res.Outcome, len(res.Attempts))
-			}
-		}
-	})
+	}
 }

@@ -7,7 +7,8 @@
 #   - Debian's C `retry` package (/usr/bin/retry --times=1 -- true), when
 #     installed.
 # retry is measured twice: as `go build` makes it here (with cgo when a C
-# compiler is installed, as `go install` does) and with CGO_ENABLED=0.
+# compiler is installed, as `go install` does), and as .goreleaser.yaml builds
+# the releases (CGO_ENABLED=0, -ldflags '-s -w').
 # The goal: retry's wall time at most 1.2x the floor's, peak RSS under 8 MiB.
 # docs/benchmarks.md ("Start-up overhead") has the figures and what costs what.
 #
@@ -46,20 +47,20 @@ median() {
 	}'
 }
 
-# build NAME PACKAGE [ENV...] builds PACKAGE into $tmp/NAME. The binary is
-# copied once built: the linker writes its output through mmap, and a binary
-# whose page-cache pages were written that way starts up to 1 ms slower than
-# the same bytes copied or read from disk, which is how users run it.
+# build NAME [FLAG...] PACKAGE runs go build -trimpath into $tmp/NAME. The
+# binary is copied once built: a binary the linker has just written (through
+# mmap) starts up to 1 ms slower than a copy of the same bytes, which would
+# hide every other effect.
 build() {
-	local name=$1 pkg=$2
-	shift 2
-	(cd "$root" && env "$@" go build -trimpath -o "$tmp/build/$name" "$pkg")
+	local name=$1
+	shift
+	(cd "$root" && go build -trimpath -o "$tmp/build/$name" "$@")
 	cp "$tmp/build/$name" "$tmp/$name"
 }
 mkdir "$tmp/build"
 build floor ./bench/floor
 build retry .
-build retry-static . CGO_ENABLED=0
+CGO_ENABLED=0 build retry-release -ldflags='-s -w' .
 rm -r "$tmp/build"
 extra=()
 for arg; do
@@ -69,8 +70,8 @@ for arg; do
 done
 
 true_bin=$(type -P true)
-names=(true floor retry retry-static)
-cmds=("$true_bin" "$tmp/floor $true_bin" "$tmp/retry -- $true_bin" "$tmp/retry-static -- $true_bin")
+names=(true floor retry retry-release)
+cmds=("$true_bin" "$tmp/floor $true_bin" "$tmp/retry -- $true_bin" "$tmp/retry-release -- $true_bin")
 if [[ -x $DEBIAN_RETRY ]] && "$DEBIAN_RETRY" --times=1 -- "$true_bin" 2>/dev/null; then
 	names+=(debian-retry)
 	cmds+=("$DEBIAN_RETRY --times=1 -- $true_bin")
@@ -82,7 +83,7 @@ for name in "${extra[@]}"; do
 	cmds+=("$tmp/$name -- $true_bin")
 done
 n=${#names[@]}
-FLOOR=1 RETRY=2 STATIC=3
+FLOOR=1 RETRY=2 RELEASE=3
 
 # Every command must succeed, or its timings mean nothing.
 for ((c = 0; c < n; c++)); do
@@ -162,11 +163,11 @@ for ((c = 0; c < n; c++)); do
 done
 
 echo
-printf '| %-12s | %-42s | %15s | %8s | %14s |\n' command "command line (binaries in a temp dir)" "wall, median ms" "x floor" "peak RSS, MiB"
-printf '|%s|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..14})" "$(printf -- '-%.0s' {1..44})" "$(printf -- '-%.0s' {1..17})" "$(printf -- '-%.0s' {1..10})" "$(printf -- '-%.0s' {1..16})"
+printf '| %-13s | %-42s | %15s | %8s | %14s |\n' command "command line (binaries in a temp dir)" "wall, median ms" "x floor" "peak RSS, MiB"
+printf '|%s|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..15})" "$(printf -- '-%.0s' {1..44})" "$(printf -- '-%.0s' {1..17})" "$(printf -- '-%.0s' {1..10})" "$(printf -- '-%.0s' {1..16})"
 for ((c = 0; c < n; c++)); do
 	awk -v name="${names[c]}" -v line="${cmds[c]//$tmp\//}" -v w="${wall[c]}" -v f="${wall[FLOOR]}" -v k="${rss[c]}" 'BEGIN {
-		printf "| %-12s | %-42s | %15.3f | %8.2f | %14s |\n", name, line, w, w / f, (k == "nan" ? "n/a" : sprintf("%.1f", k / 1024))
+		printf "| %-13s | %-42s | %15.3f | %8.2f | %14s |\n", name, line, w, w / f, (k == "nan" ? "n/a" : sprintf("%.1f", k / 1024))
 	}'
 done
 echo
@@ -174,7 +175,7 @@ echo "rounds' medians, ms:"
 for ((c = 0; c < n; c++)); do echo "  ${names[c]}:${round_medians[c]}"; done
 
 echo
-for c in $RETRY $STATIC; do
+for c in $RETRY $RELEASE; do
 	awk -v name="${names[c]}" -v w="${wall[c]}" -v f="${wall[FLOOR]}" -v k="${rss[c]}" 'BEGIN {
 		ratio = w / f
 		printf "goal, %s: wall <= 1.20x floor: %.2fx -> %s", name, ratio, (ratio <= 1.20 ? "met" : "MISSED")

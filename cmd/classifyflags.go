@@ -99,9 +99,19 @@ func (c *classifyOptions) rules(stdout, stderr io.Writer) (*classify.Rules, erro
 	}
 	r.Hints = !c.noHints
 	if r.Hints && c.hintPattern == "" && len(r.StopIf) == 0 && len(r.RetryIf) == 0 {
-		// Only the default hint would read the output: do so unless every
-		// watched stream is a terminal.
-		r.Hints = r.Match.Stdout() && !isTerminal(stdout) || r.Match.Stderr() && !isTerminal(stderr)
+		// Only the default hint would read the output: read the watched
+		// streams that are not terminals, and leave terminals alone.
+		out := r.Match.Stdout() && !isTerminal(stdout)
+		err := r.Match.Stderr() && !isTerminal(stderr)
+		switch {
+		case out && err:
+		case out:
+			r.Match = classify.MatchStdout
+		case err:
+			r.Match = classify.MatchStderr
+		default:
+			r.Hints = false
+		}
 	}
 	return r, nil
 }

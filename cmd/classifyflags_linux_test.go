@@ -1,0 +1,73 @@
+package cmd
+
+import (
+	"os"
+	"strconv"
+	"syscall"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/b0a38808/retry/runner/classify"
+)
+
+// openTerminal returns the terminal end of a new pseudo-terminal.
+func openTerminal(t *testing.T) *os.File {
+	t.Helper()
+	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	if err != nil {
+		t.Skip("no pseudo-terminals here:", err)
+	}
+	t.Cleanup(func() { ptmx.Close() })
+	fd := int(ptmx.Fd())
+	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatal(err)
+	}
+	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tty, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tty.Close() })
+	return tty
+}
+
+// TestDefaultHintLeavesTerminals checks which streams the default
+// Retry-After hint reads, alone: every watched stream that is not a
+// terminal, and none that is.
+func TestDefaultHintLeavesTerminals(t *testing.T) {
+	tty := openTerminal(t)
+	file, err := os.Create(t.TempDir() + "/out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	for _, tc := range []struct {
+		name           string
+		opts           classifyOptions
+		stdout, stderr *os.File
+		hints          bool
+		match          classify.Streams
+	}{
+		{"stderr a file", classifyOptions{match: "stderr"}, tty, file, true, classify.MatchStderr},
+		{"stderr a terminal", classifyOptions{match: "stderr"}, file, tty, false, classify.MatchStderr},
+		{"both, stdout a terminal", classifyOptions{match: "both"}, tty, file, true, classify.MatchStderr},
+		{"both, stderr a terminal", classifyOptions{match: "both"}, file, tty, true, classify.MatchStdout},
+		{"a rule reads a terminal anyway", classifyOptions{match: "stderr", retryIf: []string{"x"}}, file, tty, true, classify.MatchStderr},
+		{"--hint-pattern reads a terminal anyway", classifyOptions{match: "stderr", hintPattern: "(x)"}, file, tty, true, classify.MatchStderr},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.opts.maxHint, tc.opts.onAmbiguous = "5m", "retry"
+			r, err := tc.opts.rules(tc.stdout, tc.stderr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Hints != tc.hints || r.Match != tc.match {
+				t.Errorf("hints %v, match %v; want %v, %v", r.Hints, r.Match, tc.hints, tc.match)
+			}
+		})
+	}
+}

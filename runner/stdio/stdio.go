@@ -1,0 +1,273 @@
+// Package stdio gives each attempt of a command its standard input and
+// output so that retrying neither loses nor mixes bytes: every attempt can
+// read the same input from the start, and with StdoutFinal only the last
+// attempt's output reaches the real stdout.
+//
+// The runner drives it in this order, once per attempt:
+//
+//	s, err := stdio.Open(cfg) // once, before the first attempt
+//	defer s.Close()
+//	a, err := s.Begin()       // stdin and stdout for the attempt
+//	... run the attempt with a.Stdin and a.Stdout ...
+//	err = s.End()             // the attempt's process has ended
+//	... decide; if no other attempt will start (also when cancelled
+//	    during the wait that follows): err = s.Finish()
+//
+// Begin of the next attempt discards what the previous one wrote; Finish
+// writes out the output of the attempt that ended last. The package starts
+// no process and prints nothing; its temporary files are private (0600) and
+// removed on every exit path (on Unix they are unlinked as soon as they are
+// created).
+package stdio
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// StdinMode says what each attempt reads as its standard input.
+type StdinMode int
+
+const (
+	// StdinReplay gives every attempt the same bytes from the start: a
+	// regular file is re-read from the offset where it was found, anything
+	// else (a pipe, a socket) is spooled to a temporary file as the first
+	// attempt reads it.
+	StdinReplay StdinMode = iota
+	// StdinInherit hands retry's own stdin to every attempt: what one
+	// attempt consumed, the next does not see.
+	StdinInherit
+	// StdinNull gives every attempt the null device.
+	StdinNull
+)
+
+// StdoutMode says where each attempt's standard output goes.
+type StdoutMode int
+
+const (
+	// StdoutStream passes every attempt's output through as it is written.
+	StdoutStream StdoutMode = iota
+	// StdoutFinal holds each attempt's output in a temporary file and
+	// writes out only the last attempt's (see Streams.Finish).
+	StdoutFinal
+)
+
+var stdinModes = []string{StdinReplay: "replay", StdinInherit: "inherit", StdinNull: "null"}
+
+var stdoutModes = []string{StdoutStream: "stream", StdoutFinal: "final"}
+
+// String returns the mode's flag value: replay, inherit or null.
+func (m StdinMode) String() string { return modeName(stdinModes, int(m)) }
+
+// String returns the mode's flag value: stream or final.
+func (m StdoutMode) String() string { return modeName(stdoutModes, int(m)) }
+
+func modeName(names []string, i int) string {
+	if i < 0 || i >= len(names) {
+		return fmt.Sprintf("mode(%d)", i)
+	}
+	return names[i]
+}
+
+// ParseStdinMode parses a --stdin value: replay, inherit or null.
+func ParseStdinMode(s string) (StdinMode, error) {
+	i, err := parseMode(stdinModes, s)
+	return StdinMode(i), err
+}
+
+// ParseStdoutMode parses a --stdout value: stream or final.
+func ParseStdoutMode(s string) (StdoutMode, error) {
+	i, err := parseMode(stdoutModes, s)
+	return StdoutMode(i), err
+}
+
+func parseMode(names []string, s string) (int, error) {
+	for i, n := range names {
+		if s == n {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("must be one of %s, got %q", joinOr(names), s)
+}
+
+func joinOr(names []string) string {
+	out := ""
+	for i, n := range names {
+		switch {
+		case i == 0:
+		case i == len(names)-1:
+			out += " or "
+		default:
+			out += ", "
+		}
+		out += n
+	}
+	return out
+}
+
+// Config says where the input comes from, where the output goes, and how
+// both behave across attempts.
+type Config struct {
+	// Stdin is the input retry was given; nil reads as the null device.
+	Stdin *os.File
+	// StdinMode applies to Stdin.
+	StdinMode StdinMode
+	// Stdout receives the attempts' output; nil writes to the null device.
+	Stdout io.Writer
+	// StdoutMode applies to Stdout.
+	StdoutMode StdoutMode
+	// TempDir holds the temporary files; empty means os.TempDir().
+	TempDir string
+}
+
+// Attempt is what one attempt reads and writes. Both are always non-nil;
+// Stdin is a real file, so starting a process needs no copying goroutine.
+// Stdout is a real file too unless Config.Stdout was another writer in
+// StdoutStream mode.
+type Attempt struct {
+	Stdin  *os.File
+	Stdout io.Writer
+}
+
+// Streams hands out each attempt's stdin and stdout. Its methods are
+// meant to be called from one goroutine, in the order the package
+// documentation shows.
+type Streams struct {
+	in      input
+	out     output
+	running bool
+}
+
+// input is one StdinMode's way to give each attempt its stdin.
+type input interface {
+	begin() (*os.File, error)
+	end() error
+	close() error
+}
+
+// output is one StdoutMode's way to give each attempt its stdout.
+type output interface {
+	begin() (io.Writer, error)
+	end() error
+	finish() error
+	close() error
+}
+
+// Open prepares the attempts' input and output; for a spooled stdin it
+// already creates the temporary file, so a TempDir that cannot hold it is
+// reported before any attempt starts.
+func Open(cfg Config) (*Streams, error) {
+	dir := cfg.TempDir
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	in, err := openInput(cfg.Stdin, cfg.StdinMode, dir)
+	if err != nil {
+		return nil, fmt.Errorf("stdin: %w", err)
+	}
+	dst := cfg.Stdout
+	if dst == nil {
+		dst = io.Discard
+	}
+	var out output
+	switch cfg.StdoutMode {
+	case StdoutStream:
+		out, err = openStream(dst)
+	case StdoutFinal:
+		out = &finalOutput{dst: dst, dir: dir}
+	default:
+		err = fmt.Errorf("unknown %v", cfg.StdoutMode)
+	}
+	if err != nil {
+		in.close()
+		return nil, fmt.Errorf("stdout: %w", err)
+	}
+	return &Streams{in: in, out: out}, nil
+}
+
+// Begin returns the next attempt's stdin and stdout. With StdoutFinal it
+// discards the output of the attempt before.
+func (s *Streams) Begin() (Attempt, error) {
+	if s.running {
+		return Attempt{}, errors.New("stdio: Begin called twice without End")
+	}
+	in, err := s.in.begin()
+	if err != nil {
+		return Attempt{}, fmt.Errorf("stdin: %w", err)
+	}
+	out, err := s.out.begin()
+	if err != nil {
+		s.in.end()
+		return Attempt{}, fmt.Errorf("stdout: %w", err)
+	}
+	s.running = true
+	return Attempt{Stdin: in, Stdout: out}, nil
+}
+
+// End tells that the attempt's process has ended. It stops feeding the
+// attempt's stdin at once, without waiting for the end of retry's own
+// stdin, and keeps the attempt's held output for Finish. Call it also when
+// the attempt could not start.
+func (s *Streams) End() error {
+	if !s.running {
+		return nil
+	}
+	s.running = false
+	inErr := s.in.end()
+	outErr := s.out.end()
+	if inErr != nil {
+		return fmt.Errorf("stdin: %w", inErr)
+	}
+	if outErr != nil {
+		return fmt.Errorf("stdout: %w", outErr)
+	}
+	return nil
+}
+
+// Finish tells that no other attempt will start: with StdoutFinal the
+// output of the attempt that ended last is written to Config.Stdout. A
+// running attempt is ended first.
+func (s *Streams) Finish() error {
+	endErr := s.End()
+	if err := s.out.finish(); err != nil {
+		return fmt.Errorf("stdout: %w", err)
+	}
+	return endErr
+}
+
+// Close releases the temporary files. It writes nothing out: call Finish
+// first for that. Close never waits for retry's own stdin.
+func (s *Streams) Close() error {
+	s.End()
+	return errors.Join(s.in.close(), s.out.close())
+}
+
+// streamOutput passes every attempt's output straight through.
+type streamOutput struct {
+	w    io.Writer
+	null *os.File // opened when the output is discarded, so exec needs no copying
+}
+
+func openStream(w io.Writer) (*streamOutput, error) {
+	if w != io.Discard {
+		return &streamOutput{w: w}, nil
+	}
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	return &streamOutput{w: null, null: null}, nil
+}
+
+func (o *streamOutput) begin() (io.Writer, error) { return o.w, nil }
+func (o *streamOutput) end() error                { return nil }
+func (o *streamOutput) finish() error             { return nil }
+
+func (o *streamOutput) close() error {
+	if o.null == nil {
+		return nil
+	}
+	return o.null.Close()
+}

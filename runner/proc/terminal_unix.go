@@ -1,0 +1,76 @@
+//go:build unix
+
+package proc
+
+import (
+	"os"
+	"os/exec"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Terminal is the controlling terminal retry was started on. While an
+// attempt runs, its process group is the terminal's foreground group, so
+// the attempt can read the terminal and Ctrl-C and Ctrl-Z reach it;
+// between attempts retry's own group is. This is what a shell does for a
+// job. It needs SIGTTOU ignored: retry takes the foreground back while it
+// is itself in the background.
+type Terminal struct {
+	fd  int
+	own int // retry's process group
+}
+
+// NewTerminal returns the terminal open as f.
+func NewTerminal(f *os.File) *Terminal {
+	return &Terminal{fd: int(f.Fd()), own: syscall.Getpgrp()}
+}
+
+func (t *Terminal) foreground() int {
+	pgid, err := unix.IoctlGetInt(t.fd, unix.TIOCGPGRP)
+	if err != nil {
+		return -1
+	}
+	return pgid
+}
+
+func (t *Terminal) setForeground(pgid int) {
+	_ = unix.IoctlSetPointerInt(t.fd, unix.TIOCSPGRP, pgid)
+}
+
+// Hand makes cmd, once started, hold the terminal's foreground, if retry
+// holds it now: a retry running in the background leaves the terminal to
+// whoever has it. It reports whether cmd will hold it.
+func (t *Terminal) Hand(cmd *exec.Cmd) bool {
+	if t.foreground() != t.own {
+		return false
+	}
+	// The child sets the foreground itself, before it runs the command,
+	// so the command never starts in the background.
+	cmd.SysProcAttr.Foreground = true
+	cmd.SysProcAttr.Ctty = t.fd
+	return true
+}
+
+// Reclaim gives the foreground back to retry if the attempt whose group
+// is pgid holds it.
+func (t *Terminal) Reclaim(pgid int) {
+	if t.foreground() == pgid {
+		t.setForeground(t.own)
+	}
+}
+
+// Suspend is for an attempt (group pgid) that has stopped, as Ctrl-Z
+// stops the terminal's foreground group: retry's own group (retry, and
+// whatever shares its job) stops the same way, so the shell sees the job
+// stopped. Once continued, it continues the attempt, in the terminal's
+// foreground again if the job was brought there (fg), in the background
+// otherwise (bg).
+func (t *Terminal) Suspend(pgid int) {
+	t.Reclaim(pgid)
+	_ = syscall.Kill(0, syscall.SIGTSTP) // returns once retry is continued
+	if t.foreground() == t.own {
+		t.setForeground(pgid)
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGCONT)
+}

@@ -1,0 +1,42 @@
+//go:build unix
+
+package proc
+
+import (
+	"errors"
+	"os/exec"
+	"syscall"
+)
+
+// Wait waits for cmd's process to end and returns how it ended. Each time
+// the process stops instead (Ctrl-Z at its terminal, SIGSTOP), stopped is
+// called, in the waiting goroutine, before waiting goes on; a nil stopped
+// ignores stops. os/exec cannot report stops, so Wait reaps the process
+// itself and then lets cmd.Wait release the rest (the goroutines copying
+// output, the pipes).
+func Wait(cmd *exec.Cmd, stopped func()) Status {
+	var ws syscall.WaitStatus
+	for {
+		_, err := syscall.Wait4(cmd.Process.Pid, &ws, syscall.WUNTRACED, nil)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			_ = cmd.Wait()
+			return statusOf(cmd.ProcessState)
+		}
+		if !ws.Stopped() {
+			break
+		}
+		if stopped != nil {
+			stopped()
+		}
+	}
+	// The process is reaped: cmd.Wait reports "no child processes", and
+	// still waits for the output and closes the pipes.
+	_ = cmd.Wait()
+	if ws.Signaled() {
+		return Status{ExitCode: -1, Signal: ws.Signal()}
+	}
+	return Status{ExitCode: ws.ExitStatus()}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/b0a38808/retry/runner/classify"
 	"github.com/b0a38808/retry/runner/proc"
+	"github.com/b0a38808/retry/runner/stdio"
 )
 
 // pipeGrace bounds how long an attempt's output pipes are drained after
@@ -17,48 +18,48 @@ import (
 // retry hang.
 const pipeGrace = 500 * time.Millisecond
 
-// attempt runs one attempt, for at most limit (0: no limit), records how
-// it ended in a, and returns what its watched output showed.
-func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration) classify.Output {
+// attempt runs one attempt with std as its stdin and stdout, for at most
+// limit (0: no limit), records how it ended in a, and returns what its
+// watched output showed and whether it held the terminal's foreground.
+func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std stdio.Attempt) (out classify.Output, held bool) {
 	cmd := exec.Command(r.cfg.Command[0], r.cfg.Command[1:]...)
 	cmd.Env = r.env.forAttempt(a.Number)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = r.cfg.Stdin, r.cfg.Stdout, r.cfg.Stderr
-	if cmd.Stdin == nil {
-		cmd.Stdin = os.Stdin
-	}
-	if cmd.Stdout == nil {
-		cmd.Stdout = os.Stdout
-	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = std.Stdin, std.Stdout, r.cfg.Stderr
 	if cmd.Stderr == nil {
 		cmd.Stderr = os.Stderr
 	}
 	finish := r.watchOutput(cmd)
 	cmd.WaitDelay = pipeGrace
 	proc.Prepare(cmd)
+	var stopped func()
+	if r.term != nil {
+		held = r.term.Hand(cmd)
+		// An attempt stopped by Ctrl-Z stops retry's job with it.
+		stopped = func() { r.term.Suspend(cmd.Process.Pid) }
+	}
 
 	a.Started = r.clock.Now()
 	defer func() { a.Duration = r.clock.Now().Sub(a.Started) }()
 
 	started := make(chan error, 1)
-	exited := make(chan struct{})
+	exited := make(chan proc.Status, 1)
 	go func() {
 		// The parent-death signal fires when the thread that started the
 		// child exits: keep this goroutine on its thread until the child
 		// has been waited for.
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		if err := cmd.Start(); err != nil {
+		if err := r.signals.start(cmd, cmd.Start); err != nil {
 			started <- err
 			return
 		}
 		started <- nil
-		_ = cmd.Wait() // the status is in cmd.ProcessState
-		close(exited)
+		exited <- proc.Wait(cmd, stopped)
 	}()
 	if err := <-started; err != nil {
 		a.StartErr = err
 		a.ExitCode = classify.StartFailureCode(err)
-		return classify.Output{}
+		return classify.Output{}, false
 	}
 
 	var timeout, kill <-chan time.Time
@@ -69,44 +70,43 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration) clas
 	}
 	done := ctx.Done()
 	stopping := false
-	stop := func() {
+	// stop ends the attempt: the stop signal, then SIGKILL after the
+	// grace. A cancelling signal has already been forwarded: it is the
+	// stop signal then.
+	stop := func(signal bool) {
 		if stopping {
 			return
 		}
 		stopping = true
-		_ = proc.Signal(cmd, r.cfg.StopSignal)
+		if signal {
+			r.signals.send(r.cfg.StopSignal)
+		}
 		kill = time.After(r.cfg.KillAfter)
 	}
 	for {
 		select {
-		case <-exited:
+		case st := <-exited:
+			a.ExitCode, a.Signal = st.ExitCode, st.Signal
+			a.SignalSent = r.signals.ended(st.Signal)
+			if held {
+				r.term.Reclaim(cmd.Process.Pid)
+			}
 			if stopping {
 				// The first process is gone; whatever else of the group
 				// ignored the stop signal is killed now, so nothing of the
 				// attempt outlives it.
 				_ = proc.Signal(cmd, syscall.SIGKILL)
 			}
-			recordExit(a, cmd.ProcessState)
-			return finish()
+			return finish(), held
 		case <-timeout:
 			a.TimedOut = true
-			stop()
+			stop(true)
 		case <-done:
 			done = nil
-			stop()
+			stop(cancelSignal(ctx) == 0)
 		case <-kill:
 			kill = nil
-			_ = proc.Signal(cmd, syscall.SIGKILL)
+			r.signals.send(syscall.SIGKILL)
 		}
 	}
-}
-
-func recordExit(a *Attempt, ps *os.ProcessState) {
-	ws, ok := ps.Sys().(syscall.WaitStatus)
-	if ok && ws.Signaled() {
-		a.Signal = ws.Signal()
-		a.ExitCode = -1
-		return
-	}
-	a.ExitCode = ps.ExitCode()
 }

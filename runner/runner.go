@@ -16,6 +16,7 @@ import (
 	"github.com/b0a38808/retry/runner/backoff"
 	"github.com/b0a38808/retry/runner/classify"
 	"github.com/b0a38808/retry/runner/proc"
+	"github.com/b0a38808/retry/runner/stdio"
 )
 
 // Outcome is how an operation ended.
@@ -69,8 +70,25 @@ type Config struct {
 	Clock Clock
 	// Stdin, Stdout and Stderr are the attempts' standard streams; nil
 	// means the current process's.
-	Stdin          io.Reader
+	Stdin          *os.File
 	Stdout, Stderr io.Writer
+	// StdinMode says what each attempt reads: by default (replay) the
+	// same bytes from the start. StdoutMode says whether each attempt's
+	// output streams through (the default) or only the last attempt's is
+	// written out. See runner/stdio.
+	StdinMode  stdio.StdinMode
+	StdoutMode stdio.StdoutMode
+	// Signals delivers the signals retry receives (os/signal.Notify):
+	// each is forwarded to the running attempt's process group; INT,
+	// TERM, HUP and QUIT also cancel (see Cancels), and a second INT or
+	// TERM kills the group at once. Nil: none.
+	Signals <-chan os.Signal
+	// Terminal, when not nil, is the controlling terminal (retry's stdin):
+	// each attempt holds its foreground while it runs, retry between
+	// attempts; an attempt that stops (Ctrl-Z) stops retry's job too; and
+	// an attempt that dies from SIGINT or SIGQUIT (Ctrl-C, Ctrl-\) there
+	// cancels the operation. The caller must ignore SIGTTOU.
+	Terminal *os.File
 	// Observer hears about each attempt as it starts and ends; optional.
 	// When it is also a Warner, it hears warnings too.
 	Observer Observer
@@ -105,6 +123,8 @@ type Attempt struct {
 	ExitCode int
 	// Signal is the signal the attempt died from, 0 when it exited.
 	Signal syscall.Signal
+	// SignalSent: retry sent Signal to the attempt, or forwarded it.
+	SignalSent bool
 	// TimedOut: the attempt was cut by its timeout or by the deadline.
 	TimedOut bool
 	// StartErr is why the command could not be started, if it could not.
@@ -167,9 +187,11 @@ func cancelSignal(ctx context.Context) syscall.Signal {
 var ErrNoCommand = errors.New("runner: no command")
 
 // Run runs the operation that cfg describes. Its error reports a bad
-// Config, or a budget whose concurrency slots cannot be used (the Result
-// then holds the attempts that ran); a failing command is described by the
-// Result. Cancelling ctx stops the running attempt and starts no other.
+// Config, a budget whose concurrency slots cannot be used, or retry's own
+// failure to handle the attempts' input or output (the Result then holds
+// the attempts that ran); a failing command is described by the Result.
+// Cancelling ctx stops the running attempt with the stop signal and
+// starts no other.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if len(cfg.Command) == 0 {
 		return nil, ErrNoCommand
@@ -177,23 +199,53 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if cfg.Backoff.Base <= 0 || cfg.Backoff.Cap < 0 {
 		return nil, backoff.ErrInvalid
 	}
-	r := newRun(cfg)
+	streams, err := openStreams(cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer streams.Close()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	r := newRun(cfg, streams, cancel)
+	defer r.signals.listen(cfg.Signals)()
 	res := r.loop(ctx)
+	// No other attempt starts: the last one's held output goes out.
+	if err := streams.Finish(); r.err == nil {
+		r.err = err
+	}
 	return res, r.err
 }
 
-type run struct {
-	cfg   Config
-	clock Clock
-	rand  *rand.Rand
-	rules *classify.Rules
-	env   environment
-	res   *Result
-	err   error // why the loop stopped without an outcome
+// openStreams prepares what the attempts read and where they write.
+func openStreams(cfg Config) (*stdio.Streams, error) {
+	sc := stdio.Config{Stdin: cfg.Stdin, StdinMode: cfg.StdinMode, Stdout: cfg.Stdout, StdoutMode: cfg.StdoutMode}
+	if sc.Stdin == nil {
+		sc.Stdin = os.Stdin
+	}
+	if sc.Stdout == nil {
+		sc.Stdout = os.Stdout
+	}
+	return stdio.Open(sc)
 }
 
-func newRun(cfg Config) *run {
-	r := &run{cfg: cfg, clock: cfg.Clock, rand: cfg.Rand, rules: cfg.Rules}
+type run struct {
+	cfg     Config
+	clock   Clock
+	rand    *rand.Rand
+	rules   *classify.Rules
+	env     environment
+	res     *Result
+	err     error // why the loop stopped without an outcome
+	streams *stdio.Streams
+	signals *forwarder
+	term    *proc.Terminal // nil without a terminal
+}
+
+func newRun(cfg Config, streams *stdio.Streams, cancel context.CancelCauseFunc) *run {
+	r := &run{cfg: cfg, clock: cfg.Clock, rand: cfg.Rand, rules: cfg.Rules, streams: streams, signals: newForwarder(cancel)}
+	if cfg.Terminal != nil {
+		r.term = proc.NewTerminal(cfg.Terminal)
+	}
 	if r.clock == nil {
 		r.clock = realClock{}
 	}
@@ -244,21 +296,31 @@ func (r *run) loop(ctx context.Context) *Result {
 			res.Outcome = Deadline
 			return res
 		}
+		std, err := r.streams.Begin()
+		if err != nil {
+			release()
+			r.err = err
+			return res
+		}
 		if n == 1 {
 			r.recordFirst(ctx)
 		}
 		res.Attempts = append(res.Attempts, Attempt{Number: n})
 		a := &res.Attempts[n-1]
 		r.observeStart(a)
-		out := r.attempt(ctx, a, limit)
+		out, held := r.attempt(ctx, a, limit, std)
 		release()
+		if err := r.streams.End(); err != nil {
+			r.err = err
+			return res
+		}
 		a.Hint, a.HasHint = out.Hint, out.HasHint
-		d := r.rules.Classify(classify.Facts{StartErr: a.StartErr, ExitCode: a.ExitCode, Signal: a.Signal, TimedOut: a.TimedOut, Output: out})
+		d := r.rules.Classify(classify.Facts{StartErr: a.StartErr, ExitCode: a.ExitCode, Signal: a.Signal, SignalSent: a.SignalSent, TimedOut: a.TimedOut, Output: out})
 		a.Class, a.Reason = d.Class, d.Reason
 		switch {
 		case d.Class == classify.Success:
 			res.Outcome = Succeeded
-		case ctx.Err() != nil:
+		case ctx.Err() != nil, held && interrupted(a), r.outputGone(a):
 			res.Outcome = Cancelled
 		case a.TimedOut && !r.cfg.Deadline.IsZero() && !r.clock.Now().Before(r.cfg.Deadline):
 			res.Outcome = Deadline
@@ -298,6 +360,32 @@ func (r *run) loop(ctx context.Context) *Result {
 			return res
 		}
 	}
+}
+
+// interrupted reports whether an attempt that held the terminal's
+// foreground died as Ctrl-C or Ctrl-\ make it die: the user ended it, and
+// that never calls for another attempt. (Those keys reach the attempt, not
+// retry, while it holds the foreground.)
+func interrupted(a *Attempt) bool {
+	return a.Signal == syscall.SIGINT || a.Signal == syscall.SIGQUIT
+}
+
+// outputGone reports whether the attempt died from SIGPIPE because the
+// reader of retry's own stdout or stderr has gone (`retry ... | head -1`):
+// the reader ended the operation, and another attempt would die the same
+// way.
+func (r *run) outputGone(a *Attempt) bool {
+	if a.Signal != syscall.SIGPIPE || a.SignalSent {
+		return false
+	}
+	stdout, stderr := r.cfg.Stdout, r.cfg.Stderr
+	if stdout == nil {
+		stdout = os.Stdout
+	}
+	if stderr == nil {
+		stderr = os.Stderr
+	}
+	return readerGone(stdout) || readerGone(stderr)
 }
 
 func (r *run) observeStart(a *Attempt) {

@@ -54,6 +54,9 @@ type Facts struct {
 	ExitCode int
 	// Signal is the signal the attempt died from, 0 when it exited.
 	Signal syscall.Signal
+	// SignalSent: retry sent Signal to the attempt or forwarded it (a
+	// signal a user sent to retry), so the death is no mystery.
+	SignalSent bool
 	// TimedOut: the attempt was cut by its timeout or by the deadline.
 	TimedOut bool
 	// Output is what the attempt's matched streams showed; zero when
@@ -142,15 +145,20 @@ func (r *Rules) Classify(f Facts) Decision {
 	if c, ok := findCode(r.RetryOn, f.ExitCode); exited && ok {
 		return Decision{Class: Retryable, Retry: true, Reason: codeReason(f.ExitCode, c, RetryOn)}
 	}
-	// 7. Cut by its timeout or the deadline, or killed by a signal.
-	if f.TimedOut || f.Signal != 0 {
+	// 7. Cut by its timeout or the deadline, or killed by a signal that
+	// retry neither sent nor forwarded.
+	if f.TimedOut || f.Signal != 0 && !f.SignalSent {
 		return r.ambiguous(f)
 	}
 	// 8. Retrying was limited to what the rules list.
 	if len(r.RetryOn) > 0 || len(r.RetryIf) > 0 {
-		return Decision{Class: Permanent, Reason: fmt.Sprintf("not listed: exit %d matched no --retry-on or --retry-if rule", f.ExitCode)}
+		return Decision{Class: Permanent, Reason: fmt.Sprintf("not listed: %s matched no --retry-on or --retry-if rule", ending(f))}
 	}
-	// 9. The default.
+	// 9. The default. A death by a signal retry forwarded counts as the
+	// non-zero status 128+N a shell would report.
+	if f.Signal != 0 {
+		return Decision{Class: Retryable, Retry: true, Reason: fmt.Sprintf("default: %s may be transient", ending(f))}
+	}
 	if name, ok := permanentDefaults[f.ExitCode]; ok {
 		return Decision{Class: Permanent, Reason: fmt.Sprintf("default: exit %d is permanent (%s)", f.ExitCode, name)}
 	}
@@ -184,6 +192,18 @@ func matchReason(m *Match, kind RuleKind) string {
 		return fmt.Sprintf("%s matched %s %q", m.Stream, kind, m.Pattern)
 	}
 	return fmt.Sprintf("%s matched %s of %s: %q", m.Stream, kind, m.From, m.Line)
+}
+
+// ending says how an attempt that did not time out ended: "exit 3", or
+// "killed by SIGUSR1, which retry forwarded".
+func ending(f Facts) string {
+	switch {
+	case f.Signal == 0:
+		return fmt.Sprintf("exit %d", f.ExitCode)
+	case f.SignalSent:
+		return "killed by " + proc.SignalName(f.Signal) + ", which retry forwarded"
+	}
+	return "killed by " + proc.SignalName(f.Signal)
 }
 
 func (r *Rules) ambiguous(f Facts) Decision {

@@ -1,0 +1,120 @@
+package runner
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+
+	"github.com/b0a38808/retry/runner/proc"
+)
+
+// Cancels reports whether sig, received by retry, cancels the operation:
+// INT, TERM, HUP and QUIT do; others (USR1, USR2) are only forwarded.
+func Cancels(sig syscall.Signal) bool {
+	switch sig {
+	case syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT:
+		return true
+	}
+	return false
+}
+
+// forwarder is the one way signals reach an attempt: those retry receives
+// (Config.Signals), forwarded, and those it sends itself (the stop signal,
+// SIGKILL). It remembers which it sent, so that a death by one of them is
+// not taken for a death by a signal from elsewhere.
+type forwarder struct {
+	cancel context.CancelCauseFunc
+
+	mu        sync.Mutex
+	cmd       *exec.Cmd               // the running attempt; nil between attempts
+	sent      map[syscall.Signal]bool // signals sent to its group
+	cancelled syscall.Signal          // the first cancelling signal
+}
+
+func newForwarder(cancel context.CancelCauseFunc) *forwarder {
+	return &forwarder{cancel: cancel}
+}
+
+// listen forwards the signals of ch until the returned stop is called.
+func (f *forwarder) listen(ch <-chan os.Signal) (stop func()) {
+	if ch == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	exited := make(chan struct{})
+	go func() {
+		defer close(exited)
+		for {
+			select {
+			case s := <-ch:
+				if sig, ok := s.(syscall.Signal); ok {
+					f.receive(sig)
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() { close(done); <-exited }
+}
+
+// receive handles one signal retry received: it goes to the running
+// attempt's group, and if it cancels, no other attempt starts. A second
+// INT or TERM after a cancelling signal kills the group at once.
+func (f *forwarder) receive(sig syscall.Signal) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.cancelled != 0 && (sig == syscall.SIGINT || sig == syscall.SIGTERM) {
+		f.sendLocked(syscall.SIGKILL)
+		return
+	}
+	f.sendLocked(sig)
+	if Cancels(sig) && f.cancelled == 0 {
+		f.cancelled = sig
+		f.cancel(&SignalError{Signal: sig})
+	}
+}
+
+// send sends sig to the running attempt's group, if any.
+func (f *forwarder) send(sig syscall.Signal) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.sendLocked(sig)
+}
+
+func (f *forwarder) sendLocked(sig syscall.Signal) {
+	if f.cmd == nil {
+		return
+	}
+	f.sent[sig] = true
+	_ = proc.Signal(f.cmd, sig)
+}
+
+// start starts cmd with startCmd and makes it the attempt signals go to.
+// No signal is handled meanwhile: one that arrives while the process is
+// being created reaches it once it exists. So does a cancelling signal
+// that arrived after the runner decided to start the attempt.
+func (f *forwarder) start(cmd *exec.Cmd, startCmd func() error) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := startCmd(); err != nil {
+		return err
+	}
+	f.cmd, f.sent = cmd, map[syscall.Signal]bool{}
+	if f.cancelled != 0 {
+		f.sendLocked(f.cancelled)
+	}
+	return nil
+}
+
+// ended forgets the attempt, which died from sig (0: it exited), and
+// reports whether retry sent or forwarded sig to it.
+func (f *forwarder) ended(sig syscall.Signal) (sent bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	sent = sig != 0 && f.sent[sig]
+	f.cmd, f.sent = nil, nil
+	return sent
+}

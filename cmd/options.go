@@ -29,6 +29,7 @@ type options struct {
 	redact                                             []string
 	scale                                              scaleOptions
 	classify                                           classifyOptions
+	streams                                            streamOptions
 }
 
 func newOptions() *options { return &options{} }
@@ -52,6 +53,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&o.redact, "redact", nil, "also hide text matching `REGEX` in progress lines, summaries and the report (repeatable)")
 	o.scale.register(fs)
 	o.classify.register(fs)
+	o.streams.register(fs)
 }
 
 // config checks the flags and returns the operation they describe.
@@ -101,6 +103,9 @@ func (o *options) config(command []string, now time.Time) (runner.Config, error)
 			return cfg, usagef("", "--seed: must be a non-negative integer, got %q", o.seed)
 		}
 		cfg.Rand = rand.New(rand.NewPCG(seed, seed))
+	}
+	if err := o.streams.apply(&cfg); err != nil {
+		return cfg, err
 	}
 	cfg.IdempotencyKey = o.idempotencyKey
 	cfg.Depth = inheritedDepth(os.Getenv(runner.EnvDepth))
@@ -166,8 +171,10 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return err
 	}
 	defer closeBudget()
-	ctx, stop := signalContext(ctx)
+	attachTerminal(&cfg)
+	signals, stop := notifySignals()
 	defer stop()
+	cfg.Signals = signals
 	cfg.Stdout, cfg.Stderr = stdout, stderr
 	cfg.Observer = o.scale.observer(out, stderr, o.quiet)
 	res, err := runner.Run(ctx, cfg)

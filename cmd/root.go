@@ -1,16 +1,10 @@
 package cmd
 
 import (
-	"context"
 	"io"
-	"os"
-	"os/signal"
 	"slices"
-	"syscall"
 
 	"github.com/spf13/cobra"
-
-	"github.com/b0a38808/retry/runner"
 )
 
 const usageLine = "retry [flags] [--] COMMAND [ARG...]"
@@ -97,23 +91,4 @@ func namesSubcommand(word string, subs []*cobra.Command) bool {
 		return true
 	}
 	return slices.ContainsFunc(subs, func(c *cobra.Command) bool { return c.Name() == word })
-}
-
-// signalContext returns a context cancelled, with a runner.SignalError
-// as its cause, when retry receives a cancelling signal.
-func signalContext(parent context.Context) (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(parent)
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	go func() {
-		select {
-		case sig := <-ch:
-			cancel(&runner.SignalError{Signal: sig.(syscall.Signal)})
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, func() {
-		signal.Stop(ch)
-		cancel(nil)
-	}
 }

@@ -1,0 +1,68 @@
+package cmd
+
+import (
+	"os"
+	"os/signal"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/pflag"
+
+	"github.com/b0a38808/retry/runner"
+	"github.com/b0a38808/retry/runner/stdio"
+)
+
+// streamOptions are the flags that say how stdin and stdout behave across
+// attempts.
+type streamOptions struct {
+	stdin, stdout string
+}
+
+func (o *streamOptions) register(fs *pflag.FlagSet) {
+	fs.StringVar(&o.stdin, "stdin", "replay", "what each attempt reads: replay (the same bytes from the start; a terminal is never replayed), inherit or null (`MODE`)")
+	fs.StringVar(&o.stdout, "stdout", "stream", "stream: pass each attempt's output through; final: write only the last attempt's (`MODE`)")
+}
+
+// apply checks the flags and sets them in cfg.
+func (o *streamOptions) apply(cfg *runner.Config) error {
+	var err error
+	if cfg.StdinMode, err = stdio.ParseStdinMode(o.stdin); err != nil {
+		return usagef("", "--stdin: %s", err)
+	}
+	if cfg.StdoutMode, err = stdio.ParseStdoutMode(o.stdout); err != nil {
+		return usagef("", "--stdout: %s", err)
+	}
+	return nil
+}
+
+// attachTerminal makes the attempts take turns with retry at the
+// terminal's foreground when stdin is a terminal. What is typed there goes
+// to the running attempt: a terminal cannot be replayed.
+func attachTerminal(cfg *runner.Config) {
+	fd := os.Stdin.Fd()
+	if !isatty.IsTerminal(fd) && !isatty.IsCygwinTerminal(fd) {
+		return
+	}
+	cfg.Terminal = os.Stdin
+	if cfg.StdinMode == stdio.StdinReplay {
+		cfg.StdinMode = stdio.StdinInherit
+	}
+}
+
+// notifySignals starts catching the signals retry forwards to its
+// attempts (see runner.Config.Signals) and returns them on a channel,
+// until stop is called. A signal ignored when retry started stays ignored,
+// for retry and its attempts, as with timeout(1): `nohup retry ...` and
+// background jobs of a shell without job control keep their SIGHUP and
+// SIGINT ignored. (Go respects only these two; see the manual.)
+func notifySignals() (ch <-chan os.Signal, stop func()) {
+	var sigs []os.Signal
+	for _, sig := range forwardedSignals() {
+		if !signal.Ignored(sig) {
+			sigs = append(sigs, sig)
+		}
+	}
+	c := make(chan os.Signal, 16)
+	signal.Notify(c, sigs...)
+	ignoreJobControl()
+	return c, func() { signal.Stop(c) }
+}

@@ -5,10 +5,16 @@ package proc
 import (
 	"os"
 	"os/exec"
+	"os/signal"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
+
+// stopGrace is how long Suspend waits for retry's own stop to take effect
+// before it takes SIGTSTP to be ignored.
+const stopGrace = 100 * time.Millisecond
 
 // Terminal is the controlling terminal retry was started on. While an
 // attempt runs, its process group is the terminal's foreground group, so
@@ -68,7 +74,17 @@ func (t *Terminal) Reclaim(pgid int) {
 // otherwise (bg).
 func (t *Terminal) Suspend(pgid int) {
 	t.Reclaim(pgid)
-	_ = syscall.Kill(0, syscall.SIGTSTP) // returns once retry is continued
+	// The stop may take effect after kill returns (another thread takes
+	// the signal): wait to be continued, and give up waiting only if no
+	// stop came (SIGTSTP ignored).
+	cont := make(chan os.Signal, 1)
+	signal.Notify(cont, syscall.SIGCONT)
+	defer signal.Stop(cont)
+	_ = syscall.Kill(0, syscall.SIGTSTP)
+	select {
+	case <-cont:
+	case <-time.After(stopGrace):
+	}
 	if t.foreground() == t.own {
 		t.setForeground(pgid)
 	}

@@ -10,6 +10,9 @@ import (
 // handling instead, which ignores SIGUSR1 and prints a goroutine dump for
 // SIGQUIT rather than dying by it.
 func setDefaultAction(sig syscall.Signal) bool {
+	if sig == syscall.SIGKILL || sig == syscall.SIGSTOP {
+		return true // their action cannot change
+	}
 	// All zero: handler SIG_DFL, no flags, an empty mask, whatever the
 	// architecture's field order; large enough for every layout.
 	var act [8]uint64

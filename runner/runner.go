@@ -320,8 +320,14 @@ func (r *run) loop(ctx context.Context) *Result {
 		switch {
 		case d.Class == classify.Success:
 			res.Outcome = Succeeded
-		case ctx.Err() != nil, held && interrupted(a), r.outputGone(a):
+		case ctx.Err() != nil:
 			res.Outcome = Cancelled
+		case held && interrupted(a):
+			res.Outcome = Cancelled
+			a.Reason += "; interrupted at the terminal"
+		case r.outputGone(a):
+			res.Outcome = Cancelled
+			a.Reason += "; nothing reads retry's output any more"
 		case a.TimedOut && !r.cfg.Deadline.IsZero() && !r.clock.Now().Before(r.cfg.Deadline):
 			res.Outcome = Deadline
 		case !d.Retry:

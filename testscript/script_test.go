@@ -5,6 +5,7 @@ package testscript_test
 import (
 	"errors"
 	"flag"
+	"maps"
 	"os"
 	"os/exec"
 	"strconv"
@@ -27,16 +28,18 @@ func TestMain(m *testing.M) {
 }
 
 func TestScripts(t *testing.T) {
+	cmds := map[string]func(*testscript.TestScript, bool, []string){
+		"exitcode":   exitcode,
+		"gone":       gone,
+		"httpserver": httpserver,
+		"normalize":  normalizeCmd,
+	}
+	maps.Copy(cmds, signalCmds())
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata",
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
-		Cmds: map[string]func(*testscript.TestScript, bool, []string){
-			"exitcode":   exitcode,
-			"gone":       gone,
-			"httpserver": httpserver,
-			"normalize":  normalizeCmd,
-		},
+		Cmds:                cmds,
 		Setup: func(env *testscript.Env) error {
 			// Scripts must not inherit an enclosing retry's settings.
 			for _, name := range []string{"RETRY_DEPTH", "RETRY_DEADLINE", "RETRY_ATTEMPT", "RETRY_MAX_ATTEMPTS", "RETRY_IDEMPOTENCY_KEY"} {

@@ -2,7 +2,6 @@ package stdio
 
 import (
 	"errors"
-	"io"
 	"os"
 	"sync"
 )
@@ -17,39 +16,41 @@ const ReadAhead = 2 * chunkSize
 // size of the pipe buffer that feeds an attempt.
 const chunkSize = 32 << 10
 
-// spool replays a stream (a pipe, a socket, a terminal), which cannot be
-// read twice: what is read from it is appended to a temporary file, and
-// each attempt is fed through a pipe of its own, first from the file, then
-// (once it has caught up) from the stream as it reads it. The stream is
-// read only while an attempt waits for more, so `producer | retry --
-// consumer` streams, and memory stays at a few chunks whatever the input.
+// spool replays a stream (a pipe, a socket), which cannot be read twice:
+// what is read from it is appended to a temporary file, and each attempt
+// is fed through a pipe of its own, first from the file, then, once it has
+// caught up, from the stream as it is read. The stream is read only while
+// an attempt has caught up and has taken what was read before, so
+// `producer | retry -- consumer` streams, and memory stays at a few chunks
+// whatever the input.
 //
-// One goroutine (pump) reads the stream for the life of the spool, another
-// (feed) copies the file into the running attempt's pipe. A read from the
-// stream cannot be interrupted, so when an attempt ends the pump may stay
-// blocked in it: nothing waits for it, and the next attempt gets those
-// bytes after the spooled ones.
+// One goroutine (pump) reads the stream for the life of the spool: it
+// appends each chunk to the file and writes it to the attempt that has
+// caught up. Another, per attempt (replay), copies the file into the
+// attempt's pipe until it has caught up. A read from the stream cannot be
+// interrupted, so when an attempt ends the pump may stay blocked in it:
+// nothing waits for it, and the next attempt gets those bytes after the
+// spooled ones.
 type spool struct {
 	src  *os.File
 	file *tempFile
-	buf  []byte // the feeder's; attempts never overlap
+	buf  []byte // replay's; attempts never overlap
 
 	mu     sync.Mutex
 	cond   *sync.Cond
 	size   int64 // bytes read from src and written to file
-	want   bool  // the running attempt has consumed all of file
 	done   bool  // src ended, or file could not be written
 	err    error // why file could not be written
 	closed bool
 	cur    *feed // the running attempt's
 }
 
-// feed is one attempt's pipe and the goroutine that fills it.
+// feed is one attempt's pipe.
 type feed struct {
-	r, w    *os.File
-	stopped bool // under spool.mu
-	err     error
-	exited  chan struct{} // closed when the goroutine returns; then err is set
+	r, w     *os.File
+	live     bool          // under spool.mu: caught up; the pump writes to w
+	stopped  bool          // under spool.mu: the attempt has ended
+	replayed chan struct{} // closed when replay returns
 }
 
 func openSpool(src *os.File, dir string) (*spool, error) {
@@ -63,13 +64,15 @@ func openSpool(src *os.File, dir string) (*spool, error) {
 	return s, nil
 }
 
-// pump reads src into file, one chunk whenever the running attempt has
-// caught up, until src ends or the spool is closed.
+// pump reads src into file, one chunk at a time while an attempt has
+// caught up, and passes each chunk on to that attempt, until src ends or
+// the spool is closed. The next chunk is read only once the attempt's
+// pipe has taken the last one.
 func (s *spool) pump() {
 	buf := make([]byte, chunkSize)
 	for {
 		s.mu.Lock()
-		for !s.want && !s.closed {
+		for !s.closed && (s.cur == nil || !s.cur.live) {
 			s.cond.Wait()
 		}
 		if s.closed {
@@ -94,11 +97,26 @@ func (s *spool) pump() {
 		// A read error other than EOF ends the input as EOF would: the
 		// attempt cannot be given bytes retry never got.
 		s.done = rerr != nil || werr != nil
-		s.want = false
-		s.cond.Broadcast()
-		stop := s.done || s.closed
+		done := s.done
+		f := s.cur
+		if f != nil && !f.live {
+			f = nil // it replays what was just read from the file
+		}
 		s.mu.Unlock()
-		if stop {
+
+		if f != nil {
+			if _, err := f.w.Write(buf[:n]); err != nil && !done {
+				// The attempt closed its stdin, or ended: read no more
+				// for it.
+				s.mu.Lock()
+				f.live = false
+				s.mu.Unlock()
+			}
+			if done {
+				f.w.Close() // the attempt sees the end of the input
+			}
+		}
+		if done {
 			return
 		}
 	}
@@ -110,40 +128,42 @@ func (s *spool) begin() (*os.File, error) {
 		return nil, err
 	}
 	setPipeSize(r, chunkSize)
-	f := &feed{r: r, w: w, exited: make(chan struct{})}
+	f := &feed{r: r, w: w, replayed: make(chan struct{})}
 	s.mu.Lock()
 	s.cur = f
 	s.mu.Unlock()
-	go s.feed(f)
+	go s.replay(f)
 	return r, nil
 }
 
-// feed copies the spool into f's pipe from the start, asking the pump for
-// more whenever it has caught up, until the input ends (then the attempt
-// sees end of file), the attempt stops reading, or end stops it.
-func (s *spool) feed(f *feed) {
-	defer close(f.exited)
+// replay copies the file into f's pipe from the start; once it has caught
+// up, it hands f to the pump, or, when the input has ended, closes the
+// pipe so that the attempt sees the end of file.
+func (s *spool) replay(f *feed) {
+	defer close(f.replayed)
 	var pos int64
 	for {
 		s.mu.Lock()
-		for pos == s.size && !s.done && !f.stopped {
-			s.want = true
+		stopped, size, done := f.stopped, s.size, s.done
+		if !stopped && pos == size && !done {
+			f.live = true
 			s.cond.Broadcast()
-			s.cond.Wait()
 		}
-		stopped, size, err := f.stopped, s.size, s.err
 		s.mu.Unlock()
-		if stopped {
+		switch {
+		case stopped:
 			return
-		}
-		if pos == size {
-			f.err = err
+		case pos == size && done:
 			f.w.Close()
 			return
+		case pos == size:
+			return // the pump goes on
 		}
 		n := int(min(int64(len(s.buf)), size-pos))
 		if _, err := s.file.ReadAt(s.buf[:n], pos); err != nil {
-			f.err = err
+			s.mu.Lock()
+			s.err = errors.Join(s.err, err)
+			s.mu.Unlock()
 			f.w.Close()
 			return
 		}
@@ -155,24 +175,24 @@ func (s *spool) feed(f *feed) {
 }
 
 // end stops feeding the attempt at once: closing the write end interrupts
-// a write the attempt does not read.
+// a write, by replay or the pump, that the attempt does not read. It
+// reports a failure to spool, which has cut the attempt's input short.
 func (s *spool) end() error {
 	s.mu.Lock()
 	f := s.cur
 	s.cur = nil
 	if f != nil {
-		f.stopped = true
-		s.want = false
-		s.cond.Broadcast()
+		f.stopped, f.live = true, false
 	}
+	err := s.err
 	s.mu.Unlock()
 	if f == nil {
 		return nil
 	}
 	f.w.Close()
-	<-f.exited
+	<-f.replayed
 	f.r.Close()
-	return f.err
+	return err
 }
 
 func (s *spool) close() error {
@@ -181,8 +201,5 @@ func (s *spool) close() error {
 	s.closed = true
 	s.cond.Broadcast()
 	s.mu.Unlock()
-	if errors.Is(err, io.EOF) {
-		err = nil
-	}
 	return errors.Join(err, s.file.discard())
 }

@@ -45,9 +45,17 @@ func TestScripts(t *testing.T) {
 			for _, name := range []string{"RETRY_DEPTH", "RETRY_DEADLINE", "RETRY_ATTEMPT", "RETRY_MAX_ATTEMPTS", "RETRY_IDEMPOTENCY_KEY"} {
 				env.Setenv(name, "")
 			}
+			env.Setenv("GORACE", noExitSleep())
 			return nil
 		},
 	})
+}
+
+// noExitSleep returns GORACE for the commands the tests run: a binary
+// built with the race detector sleeps a second as it exits unless told not
+// to, and retry runs many times per script.
+func noExitSleep() string {
+	return strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
 }
 
 // exitcode N COMMAND [ARG...] runs COMMAND and asserts that its exit

@@ -85,7 +85,7 @@ func (s *started) start(ts *testscript.TestScript, neg bool, args []string) {
 // ts.Exec.
 func environ(ts *testscript.TestScript) []string {
 	var env []string
-	for _, name := range []string{"PATH", "HOME", "TMPDIR", "WORK", "RETRY_DEPTH", "RETRY_DEADLINE", "RETRY_ATTEMPT", "RETRY_MAX_ATTEMPTS", "RETRY_IDEMPOTENCY_KEY"} {
+	for _, name := range []string{"PATH", "HOME", "TMPDIR", "WORK", "RETRY_DEPTH", "RETRY_DEADLINE", "RETRY_ATTEMPT", "RETRY_MAX_ATTEMPTS", "RETRY_IDEMPOTENCY_KEY", "GORACE"} {
 		env = append(env, name+"="+ts.Getenv(name))
 	}
 	return env

@@ -37,6 +37,7 @@ func startSession(t *testing.T, name string, args ...string) *session {
 	}
 	s := &session{t: t, dir: t.TempDir(), cmd: exec.Command(path, args...)}
 	s.cmd.Dir = s.dir
+	s.cmd.Env = append(os.Environ(), "GORACE="+noExitSleep())
 	// pty.Start makes retry a session leader with the terminal as its
 	// controlling terminal and its group in the foreground.
 	if s.pty, err = pty.Start(s.cmd); err != nil {

@@ -16,8 +16,12 @@ func openInput(f *os.File, mode StdinMode, dir string) (input, error) {
 	case StdinInherit:
 		return inheritInput{f}, nil
 	case StdinReplay:
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		fi, err := f.Stat()
+		switch {
+		case err == nil && fi.Mode().IsRegular():
 			return openFileInput(f)
+		case err == nil && isNullDevice(fi):
+			return inheritInput{f}, nil // always empty: nothing to replay
 		}
 		return openSpool(f, dir)
 	}
@@ -77,3 +81,13 @@ func (in *fileInput) begin() (*os.File, error) {
 
 func (*fileInput) end() error   { return nil }
 func (*fileInput) close() error { return nil }
+
+// isNullDevice reports whether fi describes the null device, the usual
+// stdin of a job run by a scheduler or a benchmark.
+func isNullDevice(fi os.FileInfo) bool {
+	if fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err == nil && os.SameFile(fi, null)
+}

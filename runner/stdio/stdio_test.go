@@ -289,6 +289,22 @@ func TestReplayRegularFileFromWhereItWasFound(t *testing.T) {
 	}
 }
 
+func TestReplayNullDeviceNeedsNoSpool(t *testing.T) {
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	s := open(t, Config{Stdin: null})
+	if _, ok := s.in.(inheritInput); !ok {
+		t.Errorf("replaying the null device uses a %T; want none of the spool's work", s.in)
+	}
+	a := begin(t, s)
+	if a.Stdin != null {
+		t.Errorf("the attempt got %v; want the null device itself", a.Stdin.Name())
+	}
+}
+
 func TestInheritAndNull(t *testing.T) {
 	r, w := producer(t)
 	go func() { w.Write([]byte("abcdef")); w.Close() }()

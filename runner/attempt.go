@@ -57,6 +57,9 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 		exited <- proc.Wait(cmd, stopped)
 	}()
 	if err := <-started; err != nil {
+		if held {
+			r.term.Restore()
+		}
 		a.StartErr = err
 		a.ExitCode = classify.StartFailureCode(err)
 		return classify.Output{}, false

@@ -58,6 +58,14 @@ func (t *Terminal) Hand(cmd *exec.Cmd) bool {
 	return true
 }
 
+// Restore gives the foreground back to retry after a start that failed
+// once the child had taken it (exec failed after fork).
+func (t *Terminal) Restore() {
+	if t.foreground() != t.own {
+		t.setForeground(t.own)
+	}
+}
+
 // Reclaim gives the foreground back to retry if the attempt whose group
 // is pgid holds it.
 func (t *Terminal) Reclaim(pgid int) {

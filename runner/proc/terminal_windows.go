@@ -17,6 +17,9 @@ func NewTerminal(*os.File) *Terminal { return &Terminal{} }
 // Hand reports that cmd will not hold the foreground.
 func (*Terminal) Hand(*exec.Cmd) bool { return false }
 
+// Restore does nothing.
+func (*Terminal) Restore() {}
+
 // Reclaim does nothing.
 func (*Terminal) Reclaim(int) {}
 

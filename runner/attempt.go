@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"runtime"
 	"syscall"
@@ -25,9 +24,6 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 	cmd := exec.Command(r.cfg.Command[0], r.cfg.Command[1:]...)
 	cmd.Env = r.env.forAttempt(a.Number)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = std.Stdin, std.Stdout, r.cfg.Stderr
-	if cmd.Stderr == nil {
-		cmd.Stderr = os.Stderr
-	}
 	finish := r.watchOutput(cmd)
 	cmd.WaitDelay = pipeGrace
 	proc.Prepare(cmd)

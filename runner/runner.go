@@ -199,14 +199,15 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if cfg.Backoff.Base <= 0 || cfg.Backoff.Cap < 0 {
 		return nil, backoff.ErrInvalid
 	}
-	streams, err := openStreams(cfg)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	r := newRun(cfg, cancel)
+	streams, err := stdio.Open(stdio.Config{Stdin: r.cfg.Stdin, StdinMode: cfg.StdinMode, Stdout: r.cfg.Stdout, StdoutMode: cfg.StdoutMode})
 	if err != nil {
 		return nil, err
 	}
 	defer streams.Close()
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	r := newRun(cfg, streams, cancel)
+	r.streams = streams
 	defer r.signals.listen(cfg.Signals)()
 	res := r.loop(ctx)
 	// No other attempt starts: the last one's held output goes out.
@@ -214,18 +215,6 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		r.err = err
 	}
 	return res, r.err
-}
-
-// openStreams prepares what the attempts read and where they write.
-func openStreams(cfg Config) (*stdio.Streams, error) {
-	sc := stdio.Config{Stdin: cfg.Stdin, StdinMode: cfg.StdinMode, Stdout: cfg.Stdout, StdoutMode: cfg.StdoutMode}
-	if sc.Stdin == nil {
-		sc.Stdin = os.Stdin
-	}
-	if sc.Stdout == nil {
-		sc.Stdout = os.Stdout
-	}
-	return stdio.Open(sc)
 }
 
 type run struct {
@@ -241,8 +230,17 @@ type run struct {
 	term    *proc.Terminal // nil without a terminal
 }
 
-func newRun(cfg Config, streams *stdio.Streams, cancel context.CancelCauseFunc) *run {
-	r := &run{cfg: cfg, clock: cfg.Clock, rand: cfg.Rand, rules: cfg.Rules, streams: streams, signals: newForwarder(cancel)}
+func newRun(cfg Config, cancel context.CancelCauseFunc) *run {
+	r := &run{cfg: cfg, clock: cfg.Clock, rand: cfg.Rand, rules: cfg.Rules, signals: newForwarder(cancel)}
+	if r.cfg.Stdin == nil {
+		r.cfg.Stdin = os.Stdin
+	}
+	if r.cfg.Stdout == nil {
+		r.cfg.Stdout = os.Stdout
+	}
+	if r.cfg.Stderr == nil {
+		r.cfg.Stderr = os.Stderr
+	}
 	if cfg.Terminal != nil {
 		r.term = proc.NewTerminal(cfg.Terminal)
 	}
@@ -384,14 +382,7 @@ func (r *run) outputGone(a *Attempt) bool {
 	if a.Signal != syscall.SIGPIPE || a.SignalSent {
 		return false
 	}
-	stdout, stderr := r.cfg.Stdout, r.cfg.Stderr
-	if stdout == nil {
-		stdout = os.Stdout
-	}
-	if stderr == nil {
-		stderr = os.Stderr
-	}
-	return readerGone(stdout) || readerGone(stderr)
+	return readerGone(r.cfg.Stdout) || readerGone(r.cfg.Stderr)
 }
 
 func (r *run) observeStart(a *Attempt) {

@@ -24,12 +24,12 @@ func (c *classifyOptions) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&c.stopOn, "stop-on", nil, "stop when the exit code is in `CODES`; repeatable")
 	fs.StringArrayVar(&c.retryIf, "retry-if", nil, "retry when a line of output matches `REGEX` (Go RE2); then unlisted failures are permanent; repeatable")
 	fs.StringArrayVar(&c.stopIf, "stop-if", nil, "stop when a line of output matches `REGEX`; repeatable")
-	fs.StringVar(&c.match, "match", "stderr", "output the REGEX rules and hints read: stderr, stdout or both (`STREAM`)")
-	fs.StringArrayVar(&c.presets, "preset", nil, "add the rules of a built-in preset (retry presets lists them); repeatable (`NAME`)")
+	fs.StringVar(&c.match, "match", "stderr", "read `STREAM` for the REGEX rules and hints: stderr, stdout or both")
+	fs.StringArrayVar(&c.presets, "preset", nil, "add the rules of the built-in preset `NAME` (retry presets lists them); repeatable")
 	fs.StringVar(&c.hintPattern, "hint-pattern", "", "read server hints with `REGEX` instead of Retry-After lines; its one group catches seconds, a duration or an HTTP-date")
 	fs.BoolVar(&c.noHints, "no-hints", false, "ignore server hints such as Retry-After")
-	fs.StringVar(&c.maxHint, "max-hint", "5m", "longest server hint that is trusted; a longer one is clamped to it (`DUR`)")
-	fs.StringVar(&c.onAmbiguous, "on-ambiguous", "retry", "after an attempt cut by a timeout or killed by a signal: retry or stop (`MODE`)")
+	fs.StringVar(&c.maxHint, "max-hint", "5m", "trust a server hint up to `DUR`; a longer one is clamped to it")
+	fs.StringVar(&c.onAmbiguous, "on-ambiguous", "retry", "what to do, `MODE`, after an attempt cut by a timeout or killed by a signal: retry or stop")
 }
 
 // rules checks the flags and returns the rules they describe. stdout and

@@ -35,10 +35,10 @@ type scaleOptions struct {
 // register declares the flags on fs.
 func (o *scaleOptions) register(fs *pflag.FlagSet) {
 	o.fs = fs
-	fs.StringVar(&o.budget, "budget", "", "share a retry budget with every retry on this machine that names it: retries at most --budget-ratio of first attempts, plus 10 a minute (`NAME`)")
-	fs.StringVar(&o.budgetRatio, "budget-ratio", "0.1", "retries the budget allows per first attempt in the last minute, on top of 10 a minute (`R`)")
-	fs.StringVar(&o.maxConcurrent, "max-concurrent", "", "with --budget: at most N attempts of the budget run at once on this machine; the wait counts against the deadline (`N`)")
-	fs.StringVar(&o.stateDir, "state-dir", "", "with --budget: where budgets live (default $XDG_STATE_HOME/retry, else ~/.local/state/retry) (`DIR`)")
+	fs.StringVar(&o.budget, "budget", "", "share the retry budget `NAME` with every retry on this machine that names it: retries at most --budget-ratio of first attempts, plus 10 a minute")
+	fs.StringVar(&o.budgetRatio, "budget-ratio", "0.1", "allow `R` retries per first attempt in the last minute, on top of 10 a minute")
+	fs.StringVar(&o.maxConcurrent, "max-concurrent", "", "with --budget: let at most `N` attempts of the budget run at once on this machine; the wait counts against the deadline")
+	fs.StringVar(&o.stateDir, "state-dir", "", "with --budget: keep budgets in `DIR` (default $XDG_STATE_HOME/retry, else ~/.local/state/retry)")
 	fs.BoolVar(&o.nested, "nested", false, "retry here too when run inside another retry (RETRY_DEPTH >= 1), which otherwise makes a single attempt")
 }
 

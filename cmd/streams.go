@@ -18,8 +18,8 @@ type streamOptions struct {
 }
 
 func (o *streamOptions) register(fs *pflag.FlagSet) {
-	fs.StringVar(&o.stdin, "stdin", "replay", "what each attempt reads: replay (the same bytes from the start; a terminal is never replayed), inherit or null (`MODE`)")
-	fs.StringVar(&o.stdout, "stdout", "stream", "stream: pass each attempt's output through; final: write only the last attempt's (`MODE`)")
+	fs.StringVar(&o.stdin, "stdin", "replay", "what each attempt reads, `MODE`: replay (the same bytes from the start; a terminal is never replayed), inherit or null")
+	fs.StringVar(&o.stdout, "stdout", "stream", "how each attempt's stdout goes out, `MODE`: stream passes it through; final writes only the last attempt's")
 }
 
 // apply checks the flags and sets them in cfg.

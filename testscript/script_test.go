@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package testscript_test runs retry's black-box scripts: each file in
 // testdata is a session at a terminal, with retry on $PATH.
 package testscript_test

@@ -369,9 +369,10 @@ func (r *run) loop(ctx context.Context) *Result {
 // interrupted reports whether an attempt that held the terminal's
 // foreground died as Ctrl-C or Ctrl-\ make it die: the user ended it, and
 // that never calls for another attempt. (Those keys reach the attempt, not
-// retry, while it holds the foreground.)
+// retry, while it holds the foreground.) A SIGINT or SIGQUIT that retry
+// sent itself, as --stop-signal at a timeout, is not the user's.
 func interrupted(a *Attempt) bool {
-	return a.Signal == syscall.SIGINT || a.Signal == syscall.SIGQUIT
+	return (a.Signal == syscall.SIGINT || a.Signal == syscall.SIGQUIT) && !a.SignalSent
 }
 
 // outputGone reports whether the attempt died from SIGPIPE because the

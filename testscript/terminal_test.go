@@ -194,3 +194,19 @@ func processStopped(pid int) bool {
 	i := bytes.LastIndexByte(stat, ')')
 	return i >= 0 && i+2 < len(stat) && stat[i+2] == 'T'
 }
+
+// An attempt that holds the terminal and is ended at its timeout by
+// --stop-signal INT dies from a SIGINT that retry sent: that is the
+// timeout, not the user pressing Ctrl-C, so it is retried and retry ends
+// with 124 rather than dying by SIGINT.
+func TestTerminalStopSignalINTAtTimeout(t *testing.T) {
+	s := startSession(t, "retry", "-a", "2", "--delay", "1ms", "-t", "200ms", "--stop-signal", "INT", "--",
+		"sh", "-c", `echo $RETRY_ATTEMPT >>attempts; sleep 5`)
+	ws := s.wait()
+	if !ws.Exited() || ws.ExitStatus() != 124 {
+		t.Errorf("retry ended with %#x; want exit status 124; the terminal showed:\n%s", ws, s.shown())
+	}
+	if n := len(s.lines("attempts")); n != 2 {
+		t.Errorf("%d attempts ran; want 2: a timeout is retried; the terminal showed:\n%s", n, s.shown())
+	}
+}

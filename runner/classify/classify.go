@@ -89,7 +89,8 @@ type Rules struct {
 	// Match says which streams the output rules and hints read.
 	Match Streams
 	// Hints turns on server hints (HintPattern, or Retry-After lines);
-	// MaxHint is the longest hinted wait that is trusted (0: no limit).
+	// MaxHint is the longest hinted wait that is trusted; a longer hint
+	// is clamped to it, so 0 trusts no hint (--max-hint 0).
 	Hints       bool
 	HintPattern *Pattern
 	MaxHint     time.Duration

@@ -62,15 +62,15 @@ func (r *Rules) NewMatcher(now func() time.Time) *Matcher {
 
 // Wait returns the wait before the next attempt: the jittered delay, or the
 // server's hint when that is longer, a hint above MaxHint being clamped to
-// it. note says how a hint changed the wait, for the attempt's reason;
-// it is empty when there was no hint.
+// it (MaxHint 0 trusts no hint). note says how a hint changed the wait, for
+// the attempt's reason; it is empty when there was no hint.
 func (r *Rules) Wait(delay time.Duration, out Output) (wait time.Duration, note string) {
 	if !out.HasHint {
 		return delay, ""
 	}
 	hint := out.Hint
 	note = "server hint " + hint.Round(time.Millisecond).String()
-	if r.MaxHint > 0 && hint > r.MaxHint {
+	if hint > r.MaxHint {
 		hint = r.MaxHint
 		note += fmt.Sprintf(" clamped to --max-hint %s", r.MaxHint)
 	}

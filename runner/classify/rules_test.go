@@ -92,6 +92,12 @@ func TestWait(t *testing.T) {
 			}
 		})
 	}
+	// --max-hint 0 trusts no hint: every hint is clamped to 0.
+	zero := Rules{}
+	got, note := zero.Wait(time.Second, Output{Hint: 30 * time.Second, HasHint: true})
+	if want, wantNote := time.Second, "server hint 30s clamped to --max-hint 0s, shorter than the backoff delay"; got != want || note != wantNote {
+		t.Errorf("with MaxHint 0: Wait = %v, %q; want %v, %q", got, note, want, wantNote)
+	}
 }
 
 func TestParseStreams(t *testing.T) {

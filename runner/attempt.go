@@ -2,8 +2,13 @@ package runner
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
@@ -56,8 +61,8 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 		if held {
 			r.term.Restore()
 		}
-		a.StartErr = err
-		a.ExitCode = classify.StartFailureCode(err)
+		a.StartErr = startError(err, r.cfg.Command[0])
+		a.ExitCode = classify.StartFailureCode(a.StartErr)
 		return classify.Output{}, false
 	}
 
@@ -108,4 +113,23 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 			r.signals.send(syscall.SIGKILL)
 		}
 	}
+}
+
+// startError returns why the command name could not be started. A name
+// searched in PATH that is there only as a file that is not executable is
+// "permission denied" (126), not "not found" (127): execvp(3), and so
+// env(1), timeout(1) and shells, report it so.
+func startError(err error, name string) error {
+	if !errors.Is(err, exec.ErrNotFound) || runtime.GOOS == "windows" || strings.ContainsRune(name, '/') {
+		return err
+	}
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if dir == "" {
+			dir = "."
+		}
+		if fi, serr := os.Stat(filepath.Join(dir, name)); serr == nil && fi.Mode().IsRegular() {
+			return &exec.Error{Name: name, Err: fs.ErrPermission}
+		}
+	}
+	return err
 }

@@ -58,7 +58,10 @@ func newReport(command []string, res *runner.Result, code int, r reasoner) *repo
 		Attempts:       make([]attemptReport, 0, len(res.Attempts)),
 	}
 	if !res.Deadline.IsZero() {
-		rep.DeadlineMS = ptr(millis(res.Deadline.Sub(res.Started)))
+		// An enclosing retry's deadline (RETRY_DEADLINE) may have passed
+		// before this operation started: that leaves it no time, not a
+		// negative amount.
+		rep.DeadlineMS = ptr(millis(max(0, res.Deadline.Sub(res.Started))))
 	}
 	for i := range res.Attempts {
 		a := &res.Attempts[i]

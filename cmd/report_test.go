@@ -158,6 +158,21 @@ func TestReportOfRealRuns(t *testing.T) {
 	}
 }
 
+// TestReportPastDeadline checks that an operation whose deadline, an
+// enclosing retry's, had passed before it started reports deadline_ms 0,
+// as the schema requires, not a negative number.
+func TestReportPastDeadline(t *testing.T) {
+	res := &runner.Result{Outcome: runner.Deadline, Started: t0, Deadline: t0.Add(-time.Hour), IdempotencyKey: "k", Attempts: []runner.Attempt{}}
+	data, err := reportJSON(newReport([]string{"true"}, res, 124, (*redact.Redactor)(nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := checkReport(t, loadSchema(t), data)
+	if got := number(rep["deadline_ms"]); got != 0 {
+		t.Errorf("deadline_ms %v, want 0", got)
+	}
+}
+
 // TestReportRedacts checks that the command and the reasons in the report
 // are redacted, and that reasons are cut to 200 characters.
 func TestReportRedacts(t *testing.T) {

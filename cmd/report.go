@@ -121,10 +121,29 @@ func reportJSON(rep *report) ([]byte, error) {
 // writeReport writes rep to path atomically: a private temporary file in
 // the same directory, flushed to disk and renamed over path, so a reader
 // never sees half a report, even after a crash. The file's mode is 0600.
+//
+// A path that names a FIFO, a terminal or another device, such as
+// /dev/stderr or /dev/fd/3, is written into instead: such a file cannot be
+// replaced atomically, and replacing it would break it for its reader (a
+// FIFO's would wait forever) and, as root, for every other process. Its
+// mode is left as it is.
 func writeReport(path string, rep *report) error {
 	data, err := reportJSON(rep)
 	if err != nil {
 		return err
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		// Non-blocking: a FIFO that no one reads is an error, not a
+		// hang that only SIGKILL would end.
+		f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			return err
+		}
+		if _, err := f.Write(data); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".retry-report-*")
 	if err != nil {

@@ -118,8 +118,11 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 // startError returns why the command name could not be started. A name
 // searched in PATH that is there only as a file that is not executable is
 // "permission denied" (126), not "not found" (127): execvp(3), and so
-// env(1), timeout(1) and shells, report it so.
+// env(1), timeout(1) and shells, report it so. An empty name is not found.
 func startError(err error, name string) error {
+	if name == "" {
+		return &exec.Error{Name: name, Err: exec.ErrNotFound}
+	}
 	if !errors.Is(err, exec.ErrNotFound) || runtime.GOOS == "windows" || strings.ContainsRune(name, '/') {
 		return err
 	}

@@ -35,8 +35,11 @@ func (c *classifyOptions) register(fs *pflag.FlagSet) {
 // rules checks the flags and returns the rules they describe. stdout and
 // stderr are retry's own streams: a stream that only the default
 // Retry-After hint would read is left alone when it is a terminal, so the
-// command keeps its terminal (colours, progress bars, prompts).
-func (c *classifyOptions) rules(stdout, stderr io.Writer) (*classify.Rules, error) {
+// command keeps its terminal (colours, progress bars, prompts), and when
+// the attempts' stdout streams (not held: stdoutHeld false) to the same
+// file or pipe as stderr (`>log 2>&1`), so that their lines stay in the
+// order the command wrote them.
+func (c *classifyOptions) rules(stdout, stderr io.Writer, stdoutHeld bool) (*classify.Rules, error) {
 	r := &classify.Rules{}
 	for _, s := range c.stopOn {
 		codes, err := classify.ParseCodes(s)
@@ -100,9 +103,13 @@ func (c *classifyOptions) rules(stdout, stderr io.Writer) (*classify.Rules, erro
 	r.Hints = !c.noHints
 	if r.Hints && c.hintPattern == "" && len(r.StopIf) == 0 && len(r.RetryIf) == 0 {
 		// Only the default hint would read the output: read the watched
-		// streams that are not terminals, and leave terminals alone.
-		out := r.Match.Stdout() && !isTerminal(stdout)
-		err := r.Match.Stderr() && !isTerminal(stderr)
+		// streams that are not terminals, and leave terminals alone. A
+		// stream read through a pipe reaches its destination a little
+		// after the other, which the command writes to directly: when
+		// both go to the same place, read neither.
+		shared := !stdoutHeld && sameDestination(stdout, stderr)
+		out := r.Match.Stdout() && !isTerminal(stdout) && !shared
+		err := r.Match.Stderr() && !isTerminal(stderr) && !shared
 		switch {
 		case out && err:
 		case out:
@@ -150,4 +157,27 @@ func presetsText() string {
 		}
 	}
 	return b.String()
+}
+
+// sameDestination reports whether a and b are the same file or pipe (as
+// after `2>&1`), other than the null device, where order does not show.
+func sameDestination(a, b io.Writer) bool {
+	fa, ok := a.(*os.File)
+	if !ok {
+		return false
+	}
+	fb, ok := b.(*os.File)
+	if !ok {
+		return false
+	}
+	ia, err := fa.Stat()
+	if err != nil {
+		return false
+	}
+	ib, err := fb.Stat()
+	if err != nil || !os.SameFile(ia, ib) {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(ia, null)
 }

@@ -61,7 +61,7 @@ func TestDefaultHintLeavesTerminals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.opts.maxHint, tc.opts.onAmbiguous = "5m", "retry"
-			r, err := tc.opts.rules(tc.stdout, tc.stderr)
+			r, err := tc.opts.rules(tc.stdout, tc.stderr, false)
 			if err != nil {
 				t.Fatal(err)
 			}

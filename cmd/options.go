@@ -16,6 +16,7 @@ import (
 	"github.com/b0a38808/retry/runner/backoff"
 	"github.com/b0a38808/retry/runner/classify"
 	"github.com/b0a38808/retry/runner/proc"
+	"github.com/b0a38808/retry/runner/stdio"
 )
 
 // options holds the flags as the user typed them; config turns them into
@@ -159,7 +160,7 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	if cfg.Rules, err = o.classify.rules(stdout, stderr); err != nil {
+	if cfg.Rules, err = o.classify.rules(stdout, stderr, cfg.StdoutMode == stdio.StdoutFinal); err != nil {
 		return err
 	}
 	out, err := o.reporter(cfg.Command, stderr, os.Getenv)

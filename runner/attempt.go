@@ -90,16 +90,17 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 	for {
 		select {
 		case st := <-exited:
+			if stopping {
+				// The first process is gone; the rest of the group has
+				// what is left of the grace to end (signals still reach
+				// it: a second TERM kills it), then SIGKILL, so nothing of
+				// the attempt outlives it.
+				endGroup(cmd, kill)
+			}
 			a.ExitCode, a.Signal = st.ExitCode, st.Signal
 			a.SignalSent = r.signals.ended(st.Signal)
 			if held {
 				r.term.Reclaim(cmd.Process.Pid)
-			}
-			if stopping {
-				// The first process is gone; whatever else of the group
-				// ignored the stop signal is killed now, so nothing of the
-				// attempt outlives it.
-				_ = proc.Signal(cmd, syscall.SIGKILL)
 			}
 			return finish(), held
 		case <-timeout:
@@ -135,4 +136,26 @@ func startError(err error, name string) error {
 		}
 	}
 	return err
+}
+
+// groupPoll is how often endGroup looks whether the group has ended.
+const groupPoll = 20 * time.Millisecond
+
+// endGroup waits until no process of cmd's group runs any more, or until
+// kill fires, and then kills what is left of the group. A nil kill (it
+// has fired) kills at once.
+func endGroup(cmd *exec.Cmd, kill <-chan time.Time) {
+	if kill != nil {
+		tick := time.NewTicker(groupPoll)
+		defer tick.Stop()
+	wait:
+		for proc.GroupRunning(cmd) {
+			select {
+			case <-kill:
+				break wait
+			case <-tick.C:
+			}
+		}
+	}
+	_ = proc.Signal(cmd, syscall.SIGKILL)
 }

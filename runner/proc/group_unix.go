@@ -31,3 +31,17 @@ func Signal(cmd *exec.Cmd, sig syscall.Signal) error {
 	}
 	return err
 }
+
+// GroupRunning reports whether a process of the group that cmd's process
+// led still runs, now that that process has been waited for. A zombie
+// does not count: it has ended, and where nothing reaps orphans (a
+// container without an init) it would count for ever.
+func GroupRunning(cmd *exec.Cmd) bool {
+	if cmd.Process == nil {
+		return false
+	}
+	if err := syscall.Kill(-cmd.Process.Pid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	return groupLiving(cmd.Process.Pid)
+}

@@ -24,3 +24,6 @@ func Signal(cmd *exec.Cmd, _ syscall.Signal) error {
 	}
 	return cmd.Process.Kill()
 }
+
+// GroupRunning reports false: Windows cannot signal the rest of a group.
+func GroupRunning(*exec.Cmd) bool { return false }

@@ -96,8 +96,8 @@ func TestDeathByAForwardedSignalIsNotAmbiguous(t *testing.T) {
 		Config{Attempts: 2, Rules: &classify.Rules{StopOnAmbiguous: true}},
 		func(ch chan<- os.Signal, _ string) { ch <- syscall.SIGUSR2 })
 	a := res.Attempts[0]
-	if a.Signal != syscall.SIGUSR2 || !a.SignalSent || a.Class != classify.Retryable || !strings.Contains(a.Reason, "forwarded") {
-		t.Errorf("first attempt: signal %v, sent %v, %s (%s); want SIGUSR2, sent, retryable because forwarded", a.Signal, a.SignalSent, a.Class, a.Reason)
+	if a.Signal != syscall.SIGUSR2 || !a.SignalSent || a.Class != classify.Retryable || !strings.Contains(a.Reason, "killed by SIGUSR2 from retry") {
+		t.Errorf("first attempt: signal %v, sent %v, %s (%s); want SIGUSR2, sent, retryable, killed by SIGUSR2 from retry", a.Signal, a.SignalSent, a.Class, a.Reason)
 	}
 	if res.Outcome != Succeeded {
 		t.Errorf("outcome %s; want succeeded (--on-ambiguous stop must not apply)", res.Outcome)

@@ -196,13 +196,13 @@ func matchReason(m *Match, kind RuleKind) string {
 }
 
 // ending says how an attempt that did not time out ended: "exit 3", or
-// "killed by SIGUSR1, which retry forwarded".
+// "killed by SIGUSR1 from retry" for a signal retry sent or forwarded.
 func ending(f Facts) string {
 	switch {
 	case f.Signal == 0:
 		return fmt.Sprintf("exit %d", f.ExitCode)
 	case f.SignalSent:
-		return "killed by " + proc.SignalName(f.Signal) + ", which retry forwarded"
+		return "killed by " + proc.SignalName(f.Signal) + " from retry"
 	}
 	return "killed by " + proc.SignalName(f.Signal)
 }

@@ -50,7 +50,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 		// has been waited for.
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		if err := r.signals.start(cmd, cmd.Start); err != nil {
+		if err := r.signals.start(cmd, func() error { return start(cmd) }); err != nil {
 			started <- err
 			return
 		}
@@ -114,6 +114,25 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 			r.signals.send(syscall.SIGKILL)
 		}
 	}
+}
+
+// start starts cmd. A file that the system cannot execute (ENOEXEC: a
+// script without a "#!" line) is run by /bin/sh instead, as execvp(3),
+// and so env(1), timeout(1) and shells, run it: the same attempt, with
+// the same environment, process group, terminal and streams.
+func start(cmd *exec.Cmd) error {
+	err := cmd.Start()
+	if !errors.Is(err, syscall.ENOEXEC) || runtime.GOOS == "windows" {
+		return err
+	}
+	// A Cmd starts only once, even when starting it failed: cmd becomes
+	// a new one that runs the shell.
+	sh := exec.Command("/bin/sh", append([]string{cmd.Path}, cmd.Args[1:]...)...)
+	sh.Dir, sh.Env, sh.ExtraFiles = cmd.Dir, cmd.Env, cmd.ExtraFiles
+	sh.Stdin, sh.Stdout, sh.Stderr = cmd.Stdin, cmd.Stdout, cmd.Stderr
+	sh.SysProcAttr, sh.WaitDelay = cmd.SysProcAttr, cmd.WaitDelay
+	*cmd = *sh
+	return cmd.Start()
 }
 
 // startError returns why the command name could not be started. A name

@@ -16,7 +16,9 @@ import (
 // its exit status. When the status reports a death by signal, Execute
 // first tries to die by that signal, so a calling shell sees it as such.
 func Execute(version string, args []string) int {
-	status := execute(version, args, os.Stdout, os.Stderr)
+	// The process exits next: the signals stay caught (see
+	// signalCatcher.stop).
+	status := executeWith(version, args, os.Stdout, os.Stderr, catchSignals())
 	if status.signal != 0 {
 		raise(status.signal)
 	}
@@ -46,8 +48,19 @@ func usagef(hint, format string, args ...any) *usageError {
 	return &usageError{msg: fmt.Sprintf(format, args...), hint: hint}
 }
 
+// execute runs retry in a process that goes on afterwards, as tests do:
+// the signals are caught only while it runs.
 func execute(version string, args []string, stdout, stderr io.Writer) exitStatus {
-	root := newRootCommand(version, args, stdout, stderr)
+	signals := catchSignals()
+	defer signals.stop()
+	return executeWith(version, args, stdout, stderr, signals)
+}
+
+// executeWith runs retry with signals catching the signals its attempts
+// are given: started before the flags are parsed, it is waited for before
+// the first attempt starts.
+func executeWith(version string, args []string, stdout, stderr io.Writer, signals *signalCatcher) exitStatus {
+	root := newRootCommand(version, args, stdout, stderr, signals)
 	err := root.Execute()
 	var status *exitStatus
 	var usage *usageError

@@ -31,9 +31,11 @@ type options struct {
 	scale                                              scaleOptions
 	classify                                           classifyOptions
 	streams                                            streamOptions
+
+	signals *signalCatcher // started before the flags are parsed
 }
 
-func newOptions() *options { return &options{} }
+func newOptions(signals *signalCatcher) *options { return &options{signals: signals} }
 
 // register declares the flags on fs. Values are kept as text so that
 // every bad value gets one clear message in config.
@@ -173,9 +175,10 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	defer closeBudget()
 	attachTerminal(&cfg)
-	signals, stop := notifySignals()
-	defer stop()
-	cfg.Signals = signals
+	if o.signals == nil {
+		o.signals = catchSignals()
+	}
+	cfg.Signals = o.signals.channel()
 	cfg.Stdout, cfg.Stderr = stdout, stderr
 	cfg.Observer = o.scale.observer(out, stderr, o.quiet)
 	res, err := runner.Run(ctx, cfg)

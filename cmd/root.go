@@ -12,9 +12,10 @@ const usageLine = "retry [flags] [--] COMMAND [ARG...]"
 // newRootCommand returns the retry command. Subcommands are words only
 // as the first argument: for any other args they are left out of the
 // tree, so `retry -a 3 presets` and `retry -- presets` run a command
-// named presets.
-func newRootCommand(version string, args []string, stdout, stderr io.Writer) *cobra.Command {
-	opts := newOptions()
+// named presets. signals catches the signals the attempts are given;
+// nil starts catching them when the command runs.
+func newRootCommand(version string, args []string, stdout, stderr io.Writer, signals *signalCatcher) *cobra.Command {
+	opts := newOptions(signals)
 	root := &cobra.Command{
 		Use:   usageLine,
 		Short: "Run a command again when it fails in a way that another attempt may fix",

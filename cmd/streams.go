@@ -48,21 +48,50 @@ func attachTerminal(cfg *runner.Config) {
 	}
 }
 
-// notifySignals starts catching the signals retry forwards to its
-// attempts (see runner.Config.Signals) and returns them on a channel,
-// until stop is called. A signal ignored when retry started stays ignored,
-// for retry and its attempts, as with timeout(1): `nohup retry ...` and
-// background jobs of a shell without job control keep their SIGHUP and
-// SIGINT ignored. (Go respects only these two; see the manual.)
-func notifySignals() (ch <-chan os.Signal, stop func()) {
-	var sigs []os.Signal
-	for _, sig := range forwardedSignals() {
-		if !signal.Ignored(sig) {
-			sigs = append(sigs, sig)
+// signalCatcher catches the signals retry forwards to its attempts (see
+// runner.Config.Signals). A signal ignored when retry started stays
+// ignored, for retry and its attempts, as with timeout(1): `nohup retry
+// ...` and background jobs of a shell without job control keep their
+// SIGHUP and SIGINT ignored. (Go respects only these two; see the manual.)
+//
+// signal.Notify takes about 0.3 ms: it starts the runtime's signal thread
+// and waits for it once per signal. catchSignals runs it on a goroutine of
+// its own, so that it overlaps the flag parsing and checks on a second
+// core; channel waits for it, and run calls channel before the first
+// attempt can start, so no attempt ever runs while one of these signals
+// still has its default action.
+type signalCatcher struct {
+	ch    chan os.Signal
+	ready chan struct{}
+}
+
+// catchSignals starts catching the forwarded signals, and ignoring
+// SIGTTOU and SIGTTIN, in the background.
+func catchSignals() *signalCatcher {
+	c := &signalCatcher{ch: make(chan os.Signal, 16), ready: make(chan struct{})}
+	go func() {
+		defer close(c.ready)
+		var sigs []os.Signal
+		for _, sig := range forwardedSignals() {
+			if !signal.Ignored(sig) {
+				sigs = append(sigs, sig)
+			}
 		}
-	}
-	c := make(chan os.Signal, 16)
-	signal.Notify(c, sigs...)
-	ignoreJobControl()
-	return c, func() { signal.Stop(c) }
+		signal.Notify(c.ch, sigs...)
+		ignoreJobControl()
+	}()
+	return c
+}
+
+// channel waits until the signals are caught and returns them.
+func (c *signalCatcher) channel() <-chan os.Signal {
+	<-c.ready
+	return c.ch
+}
+
+// stop stops catching the signals. retry itself exits instead, which
+// saves the same round trips to the signal thread again.
+func (c *signalCatcher) stop() {
+	<-c.ready
+	signal.Stop(c.ch)
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -158,6 +159,8 @@ func inheritedDepth(s string) int {
 
 // run runs the operation and renders what happened.
 func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	ctx, watch := watchOutput(ctx)
+	defer watch.stop()
 	cfg, err := o.config(args, time.Now())
 	if err != nil {
 		return err
@@ -181,11 +184,19 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	cfg.Signals = o.signals.channel()
 	cfg.Stdout, cfg.Stderr = stdout, stderr
 	cfg.Observer = o.scale.observer(out, stderr, o.quiet)
+	out.watch = watch
 	res, err := runner.Run(ctx, cfg)
-	if err != nil {
+	// From here on, a write to a stdout or stderr without a reader kills
+	// retry again: the report is written before the summary.
+	gone := watch.stop()
+	if err != nil && !(gone && errors.Is(err, syscall.EPIPE)) {
 		return err
 	}
 	code, sig := exitcodes.For(ending(res))
+	if gone {
+		// As the write that found no reader would have ended it.
+		code, sig = exitcodes.SignalBase+exitcodes.Code(syscall.SIGPIPE), int(syscall.SIGPIPE)
+	}
 	out.finish(res, cfg.Attempts, int(code))
 	return &exitStatus{code: code, signal: sig}
 }

@@ -34,6 +34,8 @@ type reporter struct {
 	term  *terminal  // probed when first needed
 	shown []string   // the command, redacted when first needed
 	count *countdown // the wait counting down, on a terminal
+
+	watch *outputWatch // told when a progress line finds no reader; may be nil
 }
 
 // countdownMin is the shortest wait worth counting down.
@@ -126,8 +128,10 @@ func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 		colour = red
 	}
 	p.mu.Lock()
-	fmt.Fprintf(p.w, "%s %s\n", t.paint(bold, "retry:"), t.paint(colour, text))
+	_, err := fmt.Fprintf(p.w, "%s %s\n", t.paint(bold, "retry:"), t.paint(colour, text))
 	p.mu.Unlock()
+	// Told at once, so that the wait that follows is already cancelled.
+	p.watch.wrote(err)
 	if retrying && t.live && a.Delay >= countdownMin {
 		p.count = startCountdown(p.w, &p.mu, t, a.Delay)
 	}

@@ -76,3 +76,8 @@ func (t *tee) ReadFrom(r io.Reader) (int64, error) {
 		}
 	}
 }
+
+// ReaderGone reports whether w is a pipe or socket whose reading end has
+// closed, or a terminal that has hung up: nothing reads what is written
+// there any more. It is false for any other writer, and on Windows.
+func ReaderGone(w io.Writer) bool { return readerGone(w) }

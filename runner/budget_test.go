@@ -14,6 +14,12 @@ import (
 )
 
 // openBudget opens budget "api" in a fresh directory on clock.
+// stateDir returns a state directory for a test, to be created private
+// by budget.Open: the one t.TempDir makes may be open to others.
+func stateDir(t *testing.T) string {
+	return filepath.Join(t.TempDir(), "state")
+}
+
 func openBudget(t *testing.T, dir string, p budget.Policy, clock *fakeClock) *budget.Budget {
 	t.Helper()
 	var o budget.Options
@@ -54,7 +60,7 @@ func TestRunWithBudget(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			clock := &fakeClock{now: t0}
-			b := openBudget(t, t.TempDir(), tt.policy, clock)
+			b := openBudget(t, stateDir(t), tt.policy, clock)
 			res, err := Run(context.Background(), Config{
 				Command:  []string{"sh", "-c", tt.command},
 				Attempts: tt.attempts,
@@ -92,7 +98,7 @@ func TestRunWithBudget(t *testing.T) {
 
 func TestRunSlotIsReleasedAfterEachAttempt(t *testing.T) {
 	clock := &fakeClock{now: t0}
-	b := openBudget(t, t.TempDir(), budget.DefaultPolicy(), clock)
+	b := openBudget(t, stateDir(t), budget.DefaultPolicy(), clock)
 	res, err := Run(context.Background(), Config{
 		Command:       []string{"false"},
 		Attempts:      3,
@@ -116,7 +122,7 @@ func TestRunSlotIsReleasedAfterEachAttempt(t *testing.T) {
 }
 
 func TestRunSlotWaitCountsAgainstTheDeadline(t *testing.T) {
-	dir := t.TempDir()
+	dir := stateDir(t)
 	holder := openBudget(t, dir, budget.DefaultPolicy(), nil)
 	held, err := holder.Acquire(context.Background(), 1, time.Time{})
 	if err != nil {
@@ -150,7 +156,7 @@ func TestRunSlotWaitCountsAgainstTheDeadline(t *testing.T) {
 }
 
 func TestRunSlotWaitIsCancelledBySignals(t *testing.T) {
-	dir := t.TempDir()
+	dir := stateDir(t)
 	holder := openBudget(t, dir, budget.DefaultPolicy(), nil)
 	held, err := holder.Acquire(context.Background(), 1, time.Time{})
 	if err != nil {
@@ -183,7 +189,7 @@ func TestRunSlotWaitIsCancelledBySignals(t *testing.T) {
 }
 
 func TestRunWarnsOfACorruptBudget(t *testing.T) {
-	dir := t.TempDir()
+	dir := stateDir(t)
 	clock := &fakeClock{now: t0}
 	b := openBudget(t, dir, budget.DefaultPolicy(), clock)
 	if err := os.WriteFile(filepath.Join(dir, "api.budget"), []byte("{garbage"), 0o600); err != nil {

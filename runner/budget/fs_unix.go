@@ -22,7 +22,9 @@ type stateDir struct {
 
 // openStateDir creates path (mode 0700, parents included) unless it exists,
 // and opens it after checking that it is a real directory, not a symlink,
-// owned by the effective user and writable by no one else.
+// owned by the effective user and private to it (no permission for group
+// or others). A directory that is not private is refused, not made
+// private: retry does not change the mode of a directory it did not make.
 func openStateDir(path string) (*stateDir, error) {
 	if err := os.MkdirAll(path, 0o700); err != nil {
 		return nil, fmt.Errorf("state directory %s: cannot create it: %w", path, unwrapPath(err))
@@ -50,6 +52,10 @@ func openStateDir(path string) (*stateDir, error) {
 	if st.Mode&0o022 != 0 {
 		unix.Close(fd)
 		return nil, fmt.Errorf("state directory %s is writable by others (mode %04o); run chmod 700 on it", path, st.Mode&0o7777)
+	}
+	if st.Mode&0o077 != 0 {
+		unix.Close(fd)
+		return nil, fmt.Errorf("state directory %s is not private to you (mode %04o); run chmod 700 on it", path, st.Mode&0o7777)
 	}
 	if err := unix.Faccessat(fd, ".", unix.W_OK|unix.X_OK, 0); err != nil {
 		unix.Close(fd)

@@ -124,6 +124,18 @@ func TestStateDirChecks(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "chmod 700"},
+		{"readable by others", func(t *testing.T, dir string) {
+			mustMkdir(t, dir, 0o700)
+			if err := os.Chmod(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, "not private to you (mode 0755); run chmod 700"},
+		{"open to the group", func(t *testing.T, dir string) {
+			mustMkdir(t, dir, 0o700)
+			if err := os.Chmod(dir, 0o710); err != nil {
+				t.Fatal(err)
+			}
+		}, "not private to you (mode 0710)"},
 		{"owned by someone else", func(t *testing.T, dir string) {
 			if os.Geteuid() != 0 {
 				t.Skip("needs root to give a directory away")

@@ -3,6 +3,7 @@ package cmd
 import (
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -46,14 +47,33 @@ names a retry subcommand.`,
 	})
 	opts.register(root.Flags())
 	root.ValidArgsFunction = completeCommand
-	completeFlagValues(root)
+	if completing(args) {
+		// Only a shell completing a command line asks for these.
+		completeFlagValues(root)
+	}
 	// retry has its own completion command; cobra's would be created by
 	// Execute whenever the first word that is not a flag is "completion".
 	root.CompletionOptions.DisableDefaultCmd = true
-	if subs := subcommands(stdout); wantsSubcommands(args, subs) {
-		root.AddCommand(subs...)
+	if mayWantSubcommands(args) {
+		if subs := subcommands(stdout); wantsSubcommands(args, subs) {
+			root.AddCommand(subs...)
+		}
 	}
 	return root
+}
+
+// completing reports whether args are cobra's request to complete a
+// command line.
+func completing(args []string) bool {
+	return len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
+}
+
+// mayWantSubcommands reports cheaply whether wantsSubcommands can hold for
+// args, so that the subcommands are not built for a plain run such as
+// `retry -a 3 -- make`: only a first argument that is not a flag, or asks
+// for help, can name one.
+func mayWantSubcommands(args []string) bool {
+	return len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || !strings.HasPrefix(args[0], "-"))
 }
 
 // subcommands returns retry's own subcommands.
@@ -78,7 +98,7 @@ func wantsSubcommands(args []string, subs []*cobra.Command) bool {
 	if len(args) == 0 {
 		return false
 	}
-	if args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd {
+	if completing(args) {
 		return len(args) <= 2 || namesSubcommand(args[1], subs)
 	}
 	return namesSubcommand(args[0], subs)

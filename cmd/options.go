@@ -181,7 +181,9 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	if o.signals == nil {
 		o.signals = catchSignals()
 	}
-	cfg.Signals = o.signals.channel()
+	// The signals are being caught meanwhile: the runner waits for that
+	// before it starts the first attempt.
+	cfg.Signals, cfg.SignalsReady = o.signals.ch, o.signals.ready
 	cfg.Stdout, cfg.Stderr = stdout, stderr
 	cfg.Observer = o.scale.observer(out, stderr, o.quiet)
 	out.watch = watch

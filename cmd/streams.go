@@ -56,10 +56,11 @@ func attachTerminal(cfg *runner.Config) {
 //
 // signal.Notify takes about 0.3 ms: it starts the runtime's signal thread
 // and waits for it once per signal. catchSignals runs it on a goroutine of
-// its own, so that it overlaps the flag parsing and checks on a second
-// core; channel waits for it, and run calls channel before the first
-// attempt can start, so no attempt ever runs while one of these signals
-// still has its default action.
+// its own, so that it overlaps the flag parsing and checks and the set-up
+// of the operation on a second core; the runner waits for it
+// (runner.Config.SignalsReady) before it starts the first attempt, so no
+// attempt ever runs while one of these signals still has its default
+// action.
 type signalCatcher struct {
 	ch    chan os.Signal
 	ready chan struct{}
@@ -81,12 +82,6 @@ func catchSignals() *signalCatcher {
 		ignoreJobControl()
 	}()
 	return c
-}
-
-// channel waits until the signals are caught and returns them.
-func (c *signalCatcher) channel() <-chan os.Signal {
-	<-c.ready
-	return c.ch
 }
 
 // stop stops catching the signals. retry itself exits instead, which

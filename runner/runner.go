@@ -83,6 +83,12 @@ type Config struct {
 	// TERM, HUP and QUIT also cancel (see Cancels), and a second INT or
 	// TERM kills the group at once. Nil: none.
 	Signals <-chan os.Signal
+	// SignalsReady, when not nil, is closed once Signals is caught
+	// (signal.Notify has returned): no attempt starts before that, so the
+	// caller may catch the signals on another goroutine while the
+	// operation is being set up, and still no attempt runs while a signal
+	// meant for it would have its default effect on retry.
+	SignalsReady <-chan struct{}
 	// Terminal, when not nil, is the controlling terminal (retry's stdin):
 	// each attempt holds its foreground while it runs, retry between
 	// attempts; an attempt that stops (Ctrl-Z) stops retry's job too; and
@@ -231,7 +237,7 @@ type run struct {
 }
 
 func newRun(cfg Config, cancel context.CancelCauseFunc) *run {
-	r := &run{cfg: cfg, clock: cfg.Clock, rand: cfg.Rand, rules: cfg.Rules, signals: newForwarder(cancel)}
+	r := &run{cfg: cfg, clock: cfg.Clock, rand: cfg.Rand, rules: cfg.Rules, signals: newForwarder(cancel, cfg.SignalsReady)}
 	if r.cfg.Stdin == nil {
 		r.cfg.Stdin = os.Stdin
 	}

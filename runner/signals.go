@@ -26,6 +26,7 @@ func Cancels(sig syscall.Signal) bool {
 // not taken for a death by a signal from elsewhere.
 type forwarder struct {
 	cancel context.CancelCauseFunc
+	ready  <-chan struct{} // closed once the signals are caught; nil: they are (see caught)
 
 	mu        sync.Mutex
 	cmd       *exec.Cmd               // the running attempt; nil between attempts
@@ -33,8 +34,8 @@ type forwarder struct {
 	cancelled syscall.Signal          // the first cancelling signal
 }
 
-func newForwarder(cancel context.CancelCauseFunc) *forwarder {
-	return &forwarder{cancel: cancel}
+func newForwarder(cancel context.CancelCauseFunc, ready <-chan struct{}) *forwarder {
+	return &forwarder{cancel: cancel, ready: ready}
 }
 
 // listen forwards the signals of ch until the returned stop is called.
@@ -95,7 +96,8 @@ func (f *forwarder) sendLocked(sig syscall.Signal) {
 // start starts cmd with startCmd and makes it the attempt signals go to.
 // No signal is handled meanwhile: one that arrives while the process is
 // being created reaches it once it exists. So does a cancelling signal
-// that arrived after the runner decided to start the attempt.
+// that arrived after the runner decided to start the attempt. The caller
+// has called caught.
 func (f *forwarder) start(cmd *exec.Cmd, startCmd func() error) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -107,6 +109,17 @@ func (f *forwarder) start(cmd *exec.Cmd, startCmd func() error) error {
 		f.sendLocked(f.cancelled)
 	}
 	return nil
+}
+
+// caught waits until the signals are caught (Config.SignalsReady), before
+// an attempt starts. The runner calls it on its own goroutine, not on the
+// one locked to its thread that starts the attempt: waking a goroutine
+// locked to a thread costs a hand-off between threads.
+func (f *forwarder) caught() {
+	if f.ready != nil {
+		<-f.ready
+		f.ready = nil
+	}
 }
 
 // ended forgets the attempt, which died from sig (0: it exited), and

@@ -159,3 +159,47 @@ func TestCancels(t *testing.T) {
 		}
 	}
 }
+
+// TestSignalsReadyHoldsTheFirstAttempt: no attempt starts before the
+// caller says the signals are caught (cmd catches them concurrently).
+func TestSignalsReadyHoldsTheFirstAttempt(t *testing.T) {
+	dir := t.TempDir()
+	started := filepath.Join(dir, "started")
+	ready := make(chan struct{})
+	cfg := Config{
+		Command:      []string{"sh", "-c", `: >"$1"`, "sh", started},
+		Attempts:     1,
+		Backoff:      backoff.Policy{Base: time.Millisecond, Cap: time.Millisecond},
+		Signals:      make(chan os.Signal, 1),
+		SignalsReady: ready,
+	}
+	done := make(chan *Result, 1)
+	go func() {
+		res, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	time.Sleep(100 * time.Millisecond)
+	if _, err := os.Stat(started); err == nil {
+		t.Fatal("the attempt started before SignalsReady was closed")
+	}
+	select {
+	case <-done:
+		t.Fatal("Run returned before SignalsReady was closed")
+	default:
+	}
+	close(ready)
+	select {
+	case res := <-done:
+		if res == nil || res.Outcome != Succeeded {
+			t.Fatalf("outcome %+v; want succeeded", res)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return within 10s of SignalsReady")
+	}
+	if _, err := os.Stat(started); err != nil {
+		t.Fatalf("the attempt did not run: %v", err)
+	}
+}

@@ -48,15 +48,17 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 	go func() {
 		// The parent-death signal fires when the thread that started the
 		// child exits: keep this goroutine on its thread until the child
-		// has been waited for.
+		// has been reaped. Not longer: waking a goroutine locked to its
+		// thread costs a hand-off between threads, and draining the
+		// output after the child has gone waits for other goroutines.
 		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
 		if err := r.signals.start(cmd, func() error { return start(cmd) }); err != nil {
+			runtime.UnlockOSThread()
 			started <- err
 			return
 		}
 		started <- nil
-		exited <- proc.Wait(cmd, stopped)
+		exited <- proc.Wait(cmd, stopped, runtime.UnlockOSThread)
 	}()
 	if err := <-started; err != nil {
 		if held {

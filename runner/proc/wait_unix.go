@@ -13,8 +13,9 @@ import (
 // called, in the waiting goroutine, before waiting goes on; a nil stopped
 // ignores stops. os/exec cannot report stops, so Wait reaps the process
 // itself and then lets cmd.Wait release the rest (the goroutines copying
-// output, the pipes).
-func Wait(cmd *exec.Cmd, stopped func()) Status {
+// output, the pipes). reaped, when not nil, is called as soon as the
+// process has been reaped, before the rest is released.
+func Wait(cmd *exec.Cmd, stopped, reaped func()) Status {
 	var ws syscall.WaitStatus
 	for {
 		_, err := syscall.Wait4(cmd.Process.Pid, &ws, syscall.WUNTRACED, nil)
@@ -23,6 +24,9 @@ func Wait(cmd *exec.Cmd, stopped func()) Status {
 		}
 		if err != nil {
 			_ = cmd.Wait()
+			if reaped != nil {
+				reaped()
+			}
 			return statusOf(cmd.ProcessState)
 		}
 		if !ws.Stopped() {
@@ -31,6 +35,9 @@ func Wait(cmd *exec.Cmd, stopped func()) Status {
 		if stopped != nil {
 			stopped()
 		}
+	}
+	if reaped != nil {
+		reaped()
 	}
 	// The process is reaped: cmd.Wait reports "no child processes", and
 	// still waits for the output and closes the pipes.

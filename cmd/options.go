@@ -159,7 +159,10 @@ func inheritedDepth(s string) int {
 
 // run runs the operation and renders what happened.
 func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	ctx, watch := watchOutput(ctx)
+	if o.signals == nil {
+		o.signals = catchSignals()
+	}
+	ctx, watch := watchOutput(ctx, o.signals)
 	defer watch.stop()
 	cfg, err := o.config(args, time.Now())
 	if err != nil {
@@ -178,9 +181,6 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	defer closeBudget()
 	attachTerminal(&cfg)
-	if o.signals == nil {
-		o.signals = catchSignals()
-	}
 	// The signals are being caught meanwhile: the runner waits for that
 	// before it starts the first attempt.
 	cfg.Signals, cfg.SignalsReady = o.signals.ch, o.signals.ready

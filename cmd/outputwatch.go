@@ -22,27 +22,31 @@ import (
 // SIGPIPE is caught, not ignored: a caught signal is reset to its default
 // action when an attempt starts, so the attempts still die from it. A
 // SIGPIPE that was ignored when retry started stays ignored, and then
-// nothing is watched: retry's writes fail, as they did before.
+// nothing is watched: retry's writes fail, as they did before. The
+// signalCatcher catches it with the forwarded signals, in the background;
+// the runner waits for that before it does anything that can write
+// (runner.Config.SignalsReady).
 type outputWatch struct {
 	cancel context.CancelCauseFunc
 	sigs   chan os.Signal // nil: nothing is watched
+	caught <-chan struct{}
 	quit   chan struct{}
 	done   chan struct{}
 	gone   atomic.Bool
 	once   sync.Once
 }
 
-// watchOutput starts the watch. The operation must run with the returned
-// context, which the watch cancels when retry's output is gone.
-func watchOutput(ctx context.Context) (context.Context, *outputWatch) {
+// watchOutput starts the watch of the SIGPIPE that signals catches. The
+// operation must run with the returned context, which the watch cancels
+// when retry's output is gone.
+func watchOutput(ctx context.Context, signals *signalCatcher) (context.Context, *outputWatch) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	w := &outputWatch{cancel: cancel}
 	if signal.Ignored(syscall.SIGPIPE) {
 		return ctx, w
 	}
-	w.sigs = make(chan os.Signal, 1)
+	w.sigs, w.caught = signals.pipe, signals.ready
 	w.quit, w.done = make(chan struct{}), make(chan struct{})
-	signal.Notify(w.sigs, syscall.SIGPIPE)
 	go func() {
 		defer close(w.done)
 		for {
@@ -89,7 +93,8 @@ func (w *outputWatch) stop() (gone bool) {
 			return
 		}
 		// Once Stop returns, every SIGPIPE received before is in w.sigs
-		// or has been read.
+		// or has been read. (A Stop before the Notify would be undone.)
+		<-w.caught
 		signal.Stop(w.sigs)
 		close(w.quit)
 		<-w.done

@@ -3,6 +3,7 @@ package cmd
 import (
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/pflag"
@@ -61,15 +62,19 @@ func attachTerminal(cfg *runner.Config) {
 // (runner.Config.SignalsReady) before it starts the first attempt, so no
 // attempt ever runs while one of these signals still has its default
 // action.
+//
+// It catches SIGPIPE too, on a channel of its own, for the output watch
+// (outputwatch.go), unless SIGPIPE was ignored when retry started.
 type signalCatcher struct {
 	ch    chan os.Signal
+	pipe  chan os.Signal
 	ready chan struct{}
 }
 
-// catchSignals starts catching the forwarded signals, and ignoring
-// SIGTTOU and SIGTTIN, in the background.
+// catchSignals starts catching the forwarded signals and SIGPIPE, and
+// ignoring SIGTTOU and SIGTTIN, in the background.
 func catchSignals() *signalCatcher {
-	c := &signalCatcher{ch: make(chan os.Signal, 16), ready: make(chan struct{})}
+	c := &signalCatcher{ch: make(chan os.Signal, 16), pipe: make(chan os.Signal, 1), ready: make(chan struct{})}
 	go func() {
 		defer close(c.ready)
 		var sigs []os.Signal
@@ -80,6 +85,9 @@ func catchSignals() *signalCatcher {
 		}
 		signal.Notify(c.ch, sigs...)
 		ignoreJobControl()
+		if !signal.Ignored(syscall.SIGPIPE) {
+			signal.Notify(c.pipe, syscall.SIGPIPE)
+		}
 	}()
 	return c
 }
@@ -89,4 +97,5 @@ func catchSignals() *signalCatcher {
 func (c *signalCatcher) stop() {
 	<-c.ready
 	signal.Stop(c.ch)
+	signal.Stop(c.pipe)
 }

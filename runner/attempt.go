@@ -42,7 +42,6 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 	a.Started = r.clock.Now()
 	defer func() { a.Duration = r.clock.Now().Sub(a.Started) }()
 
-	r.signals.caught()
 	started := make(chan error, 1)
 	exited := make(chan proc.Status, 1)
 	go func() {

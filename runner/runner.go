@@ -84,10 +84,11 @@ type Config struct {
 	// TERM kills the group at once. Nil: none.
 	Signals <-chan os.Signal
 	// SignalsReady, when not nil, is closed once Signals is caught
-	// (signal.Notify has returned): no attempt starts before that, so the
-	// caller may catch the signals on another goroutine while the
-	// operation is being set up, and still no attempt runs while a signal
-	// meant for it would have its default effect on retry.
+	// (signal.Notify has returned): Run does nothing of the operation
+	// before that (no attempt, no Observer call), so the caller may catch
+	// the signals on another goroutine while Run sets up, and still no
+	// attempt runs while a signal meant for it would have its default
+	// effect on retry.
 	SignalsReady <-chan struct{}
 	// Terminal, when not nil, is the controlling terminal (retry's stdin):
 	// each attempt holds its foreground while it runs, retry between
@@ -215,6 +216,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	defer streams.Close()
 	r.streams = streams
 	defer r.signals.listen(cfg.Signals)()
+	r.signals.caught()
 	res := r.loop(ctx)
 	// No other attempt starts: the last one's held output goes out.
 	if err := streams.Finish(); r.err == nil {

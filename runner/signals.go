@@ -111,10 +111,8 @@ func (f *forwarder) start(cmd *exec.Cmd, startCmd func() error) error {
 	return nil
 }
 
-// caught waits until the signals are caught (Config.SignalsReady), before
-// an attempt starts. The runner calls it on its own goroutine, not on the
-// one locked to its thread that starts the attempt: waking a goroutine
-// locked to a thread costs a hand-off between threads.
+// caught waits until the signals are caught (Config.SignalsReady). Run
+// calls it once it is set up, before the first attempt.
 func (f *forwarder) caught() {
 	if f.ready != nil {
 		<-f.ready

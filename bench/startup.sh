@@ -4,12 +4,18 @@
 #   - `true` alone (the cost of any process at all),
 #   - bench/floor, a Go program that only runs the command with os/exec and
 #     waits (the floor for any wrapper written in Go),
+#   - bench/floor-signals, the floor that first catches the signals retry
+#     catches (what forwarding signals costs before the first fork), and
+#     bench/floor-cobra, that plus a cobra command line with as many flags as
+#     retry's (the least a retry built on cobra that forwards signals costs),
 #   - Debian's C `retry` package (/usr/bin/retry --times=1 -- true), when
 #     installed.
 # retry is measured twice: as `go build` makes it here (with cgo when a C
 # compiler is installed, as `go install` does), and as .goreleaser.yaml builds
 # the releases (CGO_ENABLED=0, -ldflags '-s -w').
 # The goal: retry's wall time at most 1.2x the floor's, peak RSS under 8 MiB.
+# The script also prints floor-cobra against the same goal: when it misses
+# it, no retry built as this project prescribes can meet it on this machine.
 # docs/benchmarks.md ("Start-up overhead") has the figures and what costs what.
 #
 # Usage: bench/startup.sh [NAME=BINARY...]   (from anywhere in the repository)
@@ -59,6 +65,10 @@ build() {
 }
 mkdir "$tmp/build"
 build floor ./bench/floor
+build floor-signals ./bench/floor-signals
+# Static, like the release build of retry it is compared with (cobra's pflag
+# imports net, which links with cgo when a C compiler is installed).
+CGO_ENABLED=0 build floor-cobra ./bench/floor-cobra
 build retry .
 CGO_ENABLED=0 build retry-release -ldflags='-s -w' .
 rm -r "$tmp/build"
@@ -70,8 +80,9 @@ for arg; do
 done
 
 true_bin=$(type -P true)
-names=(true floor retry retry-release)
-cmds=("$true_bin" "$tmp/floor $true_bin" "$tmp/retry -- $true_bin" "$tmp/retry-release -- $true_bin")
+names=(true floor retry retry-release floor-signals floor-cobra)
+cmds=("$true_bin" "$tmp/floor $true_bin" "$tmp/retry -- $true_bin" "$tmp/retry-release -- $true_bin"
+	"$tmp/floor-signals $true_bin" "$tmp/floor-cobra -- $true_bin")
 if [[ -x $DEBIAN_RETRY ]] && "$DEBIAN_RETRY" --times=1 -- "$true_bin" 2>/dev/null; then
 	names+=(debian-retry)
 	cmds+=("$DEBIAN_RETRY --times=1 -- $true_bin")
@@ -83,7 +94,7 @@ for name in "${extra[@]}"; do
 	cmds+=("$tmp/$name -- $true_bin")
 done
 n=${#names[@]}
-FLOOR=1 RETRY=2 RELEASE=3
+FLOOR=1 RETRY=2 RELEASE=3 COBRA=5
 
 # Every command must succeed, or its timings mean nothing.
 for ((c = 0; c < n; c++)); do
@@ -175,7 +186,7 @@ echo "rounds' medians, ms:"
 for ((c = 0; c < n; c++)); do echo "  ${names[c]}:${round_medians[c]}"; done
 
 echo
-for c in $RETRY $RELEASE; do
+for c in $RETRY $RELEASE $COBRA; do
 	awk -v name="${names[c]}" -v w="${wall[c]}" -v f="${wall[FLOOR]}" -v k="${rss[c]}" 'BEGIN {
 		ratio = w / f
 		printf "goal, %s: wall <= 1.20x floor: %.2fx -> %s", name, ratio, (ratio <= 1.20 ? "met" : "MISSED")

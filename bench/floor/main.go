@@ -9,26 +9,11 @@
 package main
 
 import (
-	"errors"
 	"os"
-	"os/exec"
+
+	"github.com/b0a38808/retry/bench/floorexec"
 )
 
 func main() {
-	if len(os.Args) < 2 {
-		os.Stderr.WriteString("floor: missing command\n")
-		os.Exit(125)
-	}
-	c := exec.Command(os.Args[1], os.Args[2:]...)
-	c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
-	err := c.Run()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		os.Exit(exit.ExitCode())
-	default:
-		os.Stderr.WriteString("floor: " + err.Error() + "\n")
-		os.Exit(127)
-	}
+	os.Exit(floorexec.Run(os.Args[1:], nil))
 }

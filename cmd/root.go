@@ -1,11 +1,13 @@
 package cmd
 
 import (
+	"errors"
 	"io"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 const usageLine = "retry [flags] [--] COMMAND [ARG...]"
@@ -42,9 +44,7 @@ names a retry subcommand.`,
 	root.SetArgs(args)
 	root.Flags().SetInterspersed(false)
 	root.Flags().SortFlags = false
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return usagef("retry --help lists the flags", "%s", err)
-	})
+	root.SetFlagErrorFunc(flagError)
 	opts.register(root.Flags())
 	root.ValidArgsFunction = completeCommand
 	if completing(args) {
@@ -112,4 +112,16 @@ func namesSubcommand(word string, subs []*cobra.Command) bool {
 		return true
 	}
 	return slices.ContainsFunc(subs, func(c *cobra.Command) bool { return c.Name() == word })
+}
+
+// flagError reports a flag that cobra could not parse. An unknown
+// one-letter flag is named alone, without the rest of its word: in
+// `retry -pSECRET mysql`, a flag meant for the command before "--" or the
+// command's name, that rest is often a password.
+func flagError(_ *cobra.Command, err error) error {
+	var unknown *pflag.NotExistError
+	if errors.As(err, &unknown) && unknown.GetSpecifiedShortnames() != "" {
+		return usagef("a flag meant for the command goes after its name: "+usageLine, "unknown shorthand flag: '%s'", unknown.GetSpecifiedName())
+	}
+	return usagef("retry --help lists the flags", "%s", err)
 }

@@ -127,9 +127,15 @@ func reportJSON(rep *report) ([]byte, error) {
 // replaced atomically, and replacing it would break it for its reader (a
 // FIFO's would wait forever) and, as root, for every other process. Its
 // mode is left as it is.
+//
+// A path that is a symbolic link is followed: the file it points to is
+// replaced (or created), and the link stays.
 func writeReport(path string, rep *report) error {
 	data, err := reportJSON(rep)
 	if err != nil {
+		return err
+	}
+	if path, err = followLinks(path); err != nil {
 		return err
 	}
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
@@ -166,4 +172,29 @@ func writeReport(path string, rep *report) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// maxLinks is how many symbolic links followLinks follows, as Linux's
+// path resolution does, before it gives up with ELOOP.
+const maxLinks = 40
+
+// followLinks returns the file that path names once its last element is
+// no longer a symbolic link: the file a rename must replace to keep the
+// link. A link to a file that does not exist yet gives that file's path.
+func followLinks(path string) (string, error) {
+	for range maxLinks {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			return path, nil // a missing file is created; other errors show up when it is written
+		}
+		target, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = target
+	}
+	return "", &os.PathError{Op: "open", Path: path, Err: syscall.ELOOP}
 }

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command floor-cobra is bench/floor-signals plus a command line parsed as
 // retry parses its own: a cobra command with as many flags of each kind as
 // retry has (22 strings, 6 repeatable strings, 3 booleans, 4 with a

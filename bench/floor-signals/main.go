@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command floor-signals is bench/floor plus what any wrapper that forwards
 // signals must do before it starts its command: catch them. It catches the
 // signals retry catches (INT, TERM, HUP, QUIT, USR1, USR2 to forward, and

@@ -9,13 +9,13 @@ import (
 // FuzzReadDuration checks that no flag value makes readDuration panic or
 // return a negative duration, and that Go durations read as Go reads them.
 func FuzzReadDuration(f *testing.F) {
-	for _, s := range []string{"", "0", "30", "0.5", "1m30s", "250ms", "-1", "-1s", "Inf", "NaN", "1e3", "0x10", "9223372036.9", "1e300", "2562047h47m16.854775807s", "1.5.3"} {
+	for _, s := range []string{"", "0", "30", "0.5", "1m30s", "250ms", "-1", "-1s", "Inf", "NaN", "1e3", "0x10", "9223372036.9", "1e300", "2562047h47m16.854775807s", "1.5.3", "2d", "0.5d", "-1d", "d"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		d, err := readDuration(s)
 		if err != nil {
-			if !strings.HasPrefix(err.Error(), "must be") {
+			if !strings.HasPrefix(err.Error(), "must ") {
 				t.Fatalf("readDuration(%q) error %q does not read as a flag message", s, err)
 			}
 			return

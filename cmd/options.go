@@ -129,12 +129,12 @@ func parseCount(flag, s string) (int, error) {
 }
 
 // parseDuration reads a non-negative duration flag value: a Go duration
-// ("1m30s", "250ms") or a number of seconds ("30", "0.5"), as timeout(1)
-// takes. Empty means 0.
+// ("1m30s", "250ms") or a number with an optional unit ("30", "0.5",
+// "2d"), as timeout(1) takes. Empty means 0.
 func parseDuration(flag, s string) (time.Duration, error) {
 	d, err := readDuration(s)
 	if err != nil {
-		return 0, usagef("durations are numbers with a unit (ms, s, m, h), such as 250ms or 1m30s", "%s: %s", flag, err)
+		return 0, usagef("durations are numbers of seconds, or numbers with a unit (ms, s, m, h, d), such as 250ms, 1m30s or 2d", "%s: %s, got %q", flag, err, s)
 	}
 	return d, nil
 }

@@ -74,9 +74,6 @@ func (o *options) config(command []string, now time.Time) (runner.Config, error)
 	if err != nil {
 		return cfg, err
 	}
-	if cfg.Attempts == 0 && deadline == 0 {
-		return cfg, usagef("add --deadline DUR to bound an unlimited number of attempts", "--attempts 0 (unlimited) needs --deadline")
-	}
 	if deadline > 0 {
 		cfg.Deadline = now.Add(deadline)
 	}
@@ -115,6 +112,10 @@ func (o *options) config(command []string, now time.Time) (runner.Config, error)
 	cfg.Depth = inheritedDepth(os.Getenv(runner.EnvDepth))
 	if err := o.scale.configure(&cfg, os.Getenv); err != nil {
 		return cfg, err
+	}
+	// Inside another retry, its deadline bounds unlimited attempts too.
+	if cfg.Attempts == 0 && cfg.Deadline.IsZero() {
+		return cfg, usagef("add --deadline DUR to bound an unlimited number of attempts", "--attempts 0 (unlimited) needs --deadline")
 	}
 	return cfg, nil
 }

@@ -71,10 +71,14 @@ func (o *scaleOptions) configure(cfg *runner.Config, getenv func(string) string)
 		}
 	}
 
-	if outer, ok, err := outerDeadline(getenv(runner.EnvDeadline)); err != nil {
-		return usagef("an enclosing retry sets it; unset it to run without the outer deadline", "%s: %s", runner.EnvDeadline, err)
-	} else if ok && (cfg.Deadline.IsZero() || outer.Before(cfg.Deadline)) {
-		cfg.Deadline = outer
+	// Only an enclosing retry's deadline counts: one left in the
+	// environment by hand, without RETRY_DEPTH, is not this operation's.
+	if cfg.Depth >= 1 {
+		if outer, ok, err := outerDeadline(getenv(runner.EnvDeadline)); err != nil {
+			return usagef("an enclosing retry sets it; unset it to run without the outer deadline", "%s: %s", runner.EnvDeadline, err)
+		} else if ok && (cfg.Deadline.IsZero() || outer.Before(cfg.Deadline)) {
+			cfg.Deadline = outer
+		}
 	}
 
 	// The enclosing retry's operation is this one's too: its retries

@@ -6,7 +6,8 @@
 //	         the last attempt's own exit status
 //	124      the deadline or the last attempt's timeout ended the operation
 //	125      retry itself failed: bad flags or values, internal error
-//	126      the command is not executable
+//	126      the command is not executable, or the last attempt could
+//	         not start it for the moment (text file busy)
 //	127      the command is not found
 //	128+N    cancelled by signal N, or the last attempt died from signal N;
 //	         retry then dies by signal N itself

@@ -107,7 +107,8 @@ retry itself failed: bad flags or values (the command was not run), or an
 internal error.
 .TP
 \fB126\fP
-the command is not executable.
+the command is not executable, or the last attempt could not start it for
+the moment (text file busy).
 .TP
 \fB127\fP
 the command was not found.

@@ -125,8 +125,14 @@ func (r *Rules) Classify(f Facts) Decision {
 	if f.StartErr == nil && f.Signal == 0 && f.ExitCode == 0 {
 		return Decision{Class: Success, Reason: "exit 0"}
 	}
-	// 2. The command cannot be started.
+	// 2. The command cannot be started: permanent, unless what stopped
+	// it may pass (a binary still being written, no memory or process
+	// slot or descriptor left for the moment). It never ran, so another
+	// attempt is safe.
 	if f.StartErr != nil {
+		if errno, ok := transientStartError(f.StartErr); ok {
+			return Decision{Class: Retryable, Retry: true, Reason: "cannot start: " + errno.Error() + " (may be transient)"}
+		}
 		return Decision{Class: Permanent, Reason: startReason(f.StartErr)}
 	}
 	exited := f.Signal == 0 // an exit code exists, even after a timeout
@@ -220,12 +226,32 @@ func (r *Rules) ambiguous(f Facts) Decision {
 
 // StartFailureCode returns the exit status that reports a failure to
 // start a command: 127 when it was not found, 126 otherwise (found but
-// not executable), as shells do.
+// not executable, or not startable for the moment), as shells do.
 func StartFailureCode(err error) int {
 	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 		return 127
 	}
 	return 126
+}
+
+// transientStartError reports whether err, a failure to start a
+// command, may pass by itself, and returns the system error that says so:
+// the file is open for writing (ETXTBSY: a binary still being written by
+// a deploy or a build), the system or retry is short of processes, memory
+// or file descriptors for the moment (fork's EAGAIN and ENOMEM, ENFILE,
+// EMFILE), or the call was interrupted (EINTR). Every other error
+// (ENOENT, EACCES, EPERM, ENOEXEC, ENOTDIR, ELOOP, ENAMETOOLONG, ...) says
+// something about the command that another attempt would find again.
+func transientStartError(err error) (syscall.Errno, bool) {
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		return 0, false
+	}
+	switch errno {
+	case syscall.ETXTBSY, syscall.EAGAIN, syscall.ENOMEM, syscall.ENFILE, syscall.EMFILE, syscall.EINTR:
+		return errno, true
+	}
+	return 0, false
 }
 
 func startReason(err error) string {

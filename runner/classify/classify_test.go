@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"os/exec"
 	"syscall"
 	"testing"
@@ -38,6 +39,54 @@ func TestClassifyDefaults(t *testing.T) {
 			d := tc.rules.Classify(tc.f)
 			if d.Class != tc.class || d.Retry != tc.retry || d.Reason != tc.why {
 				t.Errorf("Classify(%+v) = %v, %v, %q; want %v, %v, %q", tc.f, d.Class, d.Retry, d.Reason, tc.class, tc.retry, tc.why)
+			}
+		})
+	}
+}
+
+// TestClassifyStartFailures: a failure to start is permanent, except for
+// the errors that may pass by themselves, which are retried; either way
+// the attempt reports the shell's 126 or 127.
+func TestClassifyStartFailures(t *testing.T) {
+	forkExec := func(errno syscall.Errno) error {
+		return &fs.PathError{Op: "fork/exec", Path: "./app", Err: errno}
+	}
+	for _, tc := range []struct {
+		name  string
+		err   error
+		code  int
+		class Class
+		why   string
+	}{
+		{"ENOENT", forkExec(syscall.ENOENT), 127, Permanent, "cannot start: command not found"},
+		{"not in PATH", &exec.Error{Name: "app", Err: exec.ErrNotFound}, 127, Permanent, "cannot start: command not found"},
+		{"EACCES", forkExec(syscall.EACCES), 126, Permanent, "cannot start: permission denied"},
+		{"EPERM", forkExec(syscall.EPERM), 126, Permanent, "cannot start: permission denied"},
+		{"ENOEXEC", forkExec(syscall.ENOEXEC), 126, Permanent, "cannot start: fork/exec ./app: exec format error"},
+		{"ENOTDIR", forkExec(syscall.ENOTDIR), 126, Permanent, "cannot start: fork/exec ./app: not a directory"},
+		{"ELOOP", forkExec(syscall.ELOOP), 126, Permanent, "cannot start: fork/exec ./app: too many levels of symbolic links"},
+		{"ENAMETOOLONG", forkExec(syscall.ENAMETOOLONG), 126, Permanent, "cannot start: fork/exec ./app: file name too long"},
+		{"EISDIR", forkExec(syscall.EISDIR), 126, Permanent, "cannot start: fork/exec ./app: is a directory"},
+		{"an error without errno", errors.New("odd"), 126, Permanent, "cannot start: odd"},
+		{"ETXTBSY", forkExec(syscall.ETXTBSY), 126, Retryable, "cannot start: text file busy (may be transient)"},
+		{"EAGAIN", forkExec(syscall.EAGAIN), 126, Retryable, "cannot start: resource temporarily unavailable (may be transient)"},
+		{"ENOMEM", forkExec(syscall.ENOMEM), 126, Retryable, "cannot start: cannot allocate memory (may be transient)"},
+		{"ENFILE", forkExec(syscall.ENFILE), 126, Retryable, "cannot start: too many open files in system (may be transient)"},
+		{"EMFILE", forkExec(syscall.EMFILE), 126, Retryable, "cannot start: too many open files (may be transient)"},
+		{"EINTR", forkExec(syscall.EINTR), 126, Retryable, "cannot start: interrupted system call (may be transient)"},
+		{"EMFILE making a pipe", fmt.Errorf("starting: %w", os.NewSyscallError("pipe2", syscall.EMFILE)), 126, Retryable, "cannot start: too many open files (may be transient)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code := StartFailureCode(tc.err)
+			d := (&Rules{}).Classify(Facts{StartErr: tc.err, ExitCode: code})
+			retry := tc.class == Retryable
+			if code != tc.code || d.Class != tc.class || d.Retry != retry || d.Reason != tc.why {
+				t.Errorf("%v: exit %d, %v, retry %v, %q; want exit %d, %v, retry %v, %q", tc.err, code, d.Class, d.Retry, d.Reason, tc.code, tc.class, retry, tc.why)
+			}
+			// The rules for started commands do not apply: it never ran.
+			listed := Rules{StopOn: mustCodes(t, "126", ""), RetryOn: mustCodes(t, "75", "")}
+			if d2 := listed.Classify(Facts{StartErr: tc.err, ExitCode: code}); d2 != d {
+				t.Errorf("with --stop-on 126 --retry-on 75: %+v; want %+v as without", d2, d)
 			}
 		})
 	}

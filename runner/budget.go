@@ -14,10 +14,14 @@ import (
 type RetryBudget interface {
 	// Name returns the budget's name, for messages.
 	Name() string
-	// RecordFirst counts the operation's first attempt.
-	RecordFirst(ctx context.Context) (budget.Snapshot, error)
-	// TryRetry asks for one retry and counts it when allowed.
-	TryRetry(ctx context.Context) (bool, budget.Snapshot, error)
+	// RecordFirst counts the operation's first attempt. It waits for
+	// the budget until ctx is done or the deadline (zero: none) comes,
+	// and then fails with budget.ErrDeadline.
+	RecordFirst(ctx context.Context, deadline time.Time) (budget.Snapshot, error)
+	// TryRetry asks for one retry and counts it when allowed. It waits
+	// for the budget until ctx is done or the deadline (zero: none)
+	// comes, and then fails with budget.ErrDeadline.
+	TryRetry(ctx context.Context, deadline time.Time) (bool, budget.Snapshot, error)
 	// Acquire takes one of n concurrency slots, waiting for one until
 	// ctx is done or the deadline (zero: none) comes.
 	Acquire(ctx context.Context, n int, deadline time.Time) (*budget.Slot, error)
@@ -35,6 +39,23 @@ func (r *run) warn(msg string) {
 	if w, ok := r.cfg.Observer.(Warner); ok {
 		w.Warn(msg)
 	}
+}
+
+// admit does the budget's part before attempt n starts: it waits for a
+// concurrency slot, and counts a first attempt. Both waits count against
+// the deadline and end with ctx. It returns the slot's release function,
+// or the outcome that ends the operation (Deadline or Cancelled), or an
+// error when the slot files fail.
+func (r *run) admit(ctx context.Context, n int) (release func(), outcome Outcome, err error) {
+	release, outcome, err = r.acquireSlot(ctx)
+	if outcome != "" || err != nil || n > 1 {
+		return release, outcome, err
+	}
+	if outcome := r.recordFirst(ctx); outcome != "" {
+		release()
+		return nil, outcome, nil
+	}
+	return release, "", nil
 }
 
 // acquireSlot waits for a concurrency slot when the operation has a cap.
@@ -57,45 +78,61 @@ func (r *run) acquireSlot(ctx context.Context) (release func(), outcome Outcome,
 	return nil, "", err
 }
 
-// recordFirst counts the first attempt in the budget. A failure to do so
-// is a warning: a first attempt is not a retry, so it runs anyway.
-func (r *run) recordFirst(ctx context.Context) {
+// recordFirst counts the first attempt in the budget. Its wait for the
+// budget ends at the deadline or with ctx, and so does the operation: it
+// returns Deadline or Cancelled then. A failure to count is a warning: a
+// first attempt is not a retry, so it runs anyway.
+func (r *run) recordFirst(ctx context.Context) Outcome {
 	if r.cfg.Budget == nil {
-		return
+		return ""
 	}
-	snap, err := r.cfg.Budget.RecordFirst(ctx)
-	if snap.Warning != "" {
-		r.warn(snap.Warning)
-	}
-	if err != nil && ctx.Err() == nil {
-		r.warn(err.Error())
-	}
-}
-
-// allowRetry asks the budget for the retry after attempt a. When it is
-// refused, a.Stopped says why. A budget that cannot be read or saved
-// refuses: under doubt, retry does not add load.
-func (r *run) allowRetry(ctx context.Context, a *Attempt) bool {
-	if r.cfg.Budget == nil {
-		return true
-	}
-	ok, snap, err := r.cfg.Budget.TryRetry(ctx)
+	snap, err := r.cfg.Budget.RecordFirst(ctx, r.cfg.Deadline)
 	if snap.Warning != "" {
 		r.warn(snap.Warning)
 	}
 	switch {
-	case err != nil && ctx.Err() != nil:
-		// Cancelled while asking: the loop ends the operation as
-		// cancelled.
-		return true
+	case errors.Is(err, budget.ErrDeadline):
+		return Deadline
+	case ctx.Err() != nil:
+		return Cancelled
+	case err != nil:
+		r.warn(err.Error())
+	}
+	return ""
+}
+
+// allowRetry asks the budget for the retry after attempt a, which would
+// follow a wait of delay. It returns "" when the budget allows it, or the
+// outcome that ends the operation: Budget when the budget refuses (then
+// a.Stopped says why); Deadline when the answer would come too late for
+// the wait to end before the deadline; Cancelled when ctx is done while
+// asking. A budget that cannot be read or saved refuses: under doubt,
+// retry does not add load.
+func (r *run) allowRetry(ctx context.Context, a *Attempt, delay time.Duration) Outcome {
+	if r.cfg.Budget == nil {
+		return ""
+	}
+	latest := r.cfg.Deadline // when the wait must start at the latest
+	if !latest.IsZero() {
+		latest = latest.Add(-delay)
+	}
+	ok, snap, err := r.cfg.Budget.TryRetry(ctx, latest)
+	if snap.Warning != "" {
+		r.warn(snap.Warning)
+	}
+	switch {
+	case errors.Is(err, budget.ErrDeadline):
+		return Deadline
+	case ctx.Err() != nil:
+		return Cancelled
 	case err != nil:
 		r.warn(err.Error())
 		a.Stopped = fmt.Sprintf("retry budget %q unavailable", r.cfg.Budget.Name())
-		return false
+		return Budget
 	case !ok:
 		a.Stopped = fmt.Sprintf("retry budget %q empty: %d of %d retries used in the last minute",
 			r.cfg.Budget.Name(), snap.Retries, snap.Allowance)
-		return false
+		return Budget
 	}
-	return true
+	return ""
 }

@@ -214,3 +214,137 @@ func TestRunWarnsOfACorruptBudget(t *testing.T) {
 		t.Errorf("warnings = %q, want one about api.budget", w.msgs)
 	}
 }
+
+// slowBudget is a RetryBudget whose lock another process holds: each call
+// waits on the fake clock, for firstWait or retryWait, and gives up with
+// budget.ErrDeadline at its deadline unless lateAnswer; with signalFirst
+// or signalRetry, a signal cancels the operation (cancel) halfway through
+// that wait.
+type slowBudget struct {
+	clock                    *fakeClock
+	firstWait, retryWait     time.Duration
+	lateAnswer               bool
+	signalFirst, signalRetry bool
+	cancel                   context.CancelCauseFunc
+
+	firstDeadline, retryDeadline time.Time
+	firsts, retries              int
+}
+
+func (b *slowBudget) Name() string { return "slow" }
+
+func (b *slowBudget) wait(ctx context.Context, d time.Duration, deadline time.Time, signal bool) error {
+	if signal {
+		b.clock.now = b.clock.now.Add(d / 2)
+		b.cancel(&SignalError{Signal: syscall.SIGTERM})
+		return ctx.Err()
+	}
+	if !b.lateAnswer && !deadline.IsZero() && deadline.Before(b.clock.now.Add(d)) {
+		b.clock.now = deadline
+		return budget.ErrDeadline
+	}
+	b.clock.now = b.clock.now.Add(d)
+	return nil
+}
+
+func (b *slowBudget) RecordFirst(ctx context.Context, deadline time.Time) (budget.Snapshot, error) {
+	b.firstDeadline = deadline
+	err := b.wait(ctx, b.firstWait, deadline, b.signalFirst)
+	if err == nil {
+		b.firsts++
+	}
+	return budget.Snapshot{}, err
+}
+
+func (b *slowBudget) TryRetry(ctx context.Context, deadline time.Time) (bool, budget.Snapshot, error) {
+	b.retryDeadline = deadline
+	err := b.wait(ctx, b.retryWait, deadline, b.signalRetry)
+	if err == nil {
+		b.retries++
+	}
+	return err == nil, budget.Snapshot{}, err
+}
+
+func (b *slowBudget) Acquire(context.Context, int, time.Time) (*budget.Slot, error) {
+	panic("no concurrency cap in these tests")
+}
+
+// TestRunBudgetWaitsCountAgainstTheDeadline: waiting for the budget, to
+// count the first attempt or to ask for a retry, ends at the deadline or
+// when a signal cancels the operation, and no attempt or wait starts
+// after either. The command fails at once (the fake clock does not move
+// while it runs); the next wait would be 1s; the deadline is at 10s.
+func TestRunBudgetWaitsCountAgainstTheDeadline(t *testing.T) {
+	deadline := t0.Add(10 * time.Second)
+	tests := []struct {
+		name   string
+		budget slowBudget
+		// what the run must give the budget and end with
+		firstDeadline, retryDeadline time.Time
+		outcome                      Outcome
+		ran, firsts, retries         int
+		end                          time.Time // the fake clock's time at the end
+	}{
+		{"short waits leave time for every attempt", slowBudget{firstWait: time.Second, retryWait: time.Second},
+			deadline, deadline.Add(-time.Second), Exhausted, 2, 1, 1, t0.Add(3 * time.Second)},
+		{"the wait to count the first attempt ends at the deadline", slowBudget{firstWait: time.Minute},
+			deadline, time.Time{}, Deadline, 0, 0, 0, deadline},
+		{"a first attempt counted after the deadline does not run", slowBudget{firstWait: time.Minute, lateAnswer: true},
+			deadline, time.Time{}, Deadline, 0, 1, 0, t0.Add(time.Minute)},
+		{"a signal during the wait to count the first attempt", slowBudget{firstWait: time.Minute, signalFirst: true},
+			deadline, time.Time{}, Cancelled, 0, 0, 0, t0.Add(30 * time.Second)},
+		{"the wait to ask for a retry ends when the next wait no longer fits", slowBudget{retryWait: time.Minute},
+			deadline, deadline.Add(-time.Second), Deadline, 1, 1, 0, deadline.Add(-time.Second)},
+		{"a retry allowed too late for the next wait does not wait", slowBudget{retryWait: 9500 * time.Millisecond, lateAnswer: true},
+			deadline, deadline.Add(-time.Second), Deadline, 1, 1, 1, t0.Add(9500 * time.Millisecond)},
+		{"a signal during the wait to ask for a retry", slowBudget{retryWait: 4 * time.Second, signalRetry: true},
+			deadline, deadline.Add(-time.Second), Cancelled, 1, 1, 0, t0.Add(2 * time.Second)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clock := &fakeClock{now: t0}
+			b := tt.budget
+			b.clock = clock
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			b.cancel = cancel
+			ran := filepath.Join(t.TempDir(), "ran")
+			res, err := Run(ctx, Config{
+				Command:  []string{"sh", "-c", `echo x >>"$0"; exit 1`, ran},
+				Attempts: 2,
+				Deadline: deadline,
+				Backoff:  backoff.Policy{Base: time.Second, Cap: time.Second, Jitter: backoff.None},
+				Clock:    clock,
+				Budget:   &b,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Outcome != tt.outcome || len(res.Attempts) != tt.ran {
+				t.Errorf("got %s after %d attempts; want %s after %d", res.Outcome, len(res.Attempts), tt.outcome, tt.ran)
+			}
+			data, _ := os.ReadFile(ran)
+			if got := strings.Count(string(data), "x"); got != tt.ran {
+				t.Errorf("the command ran %d times; want %d", got, tt.ran)
+			}
+			if !b.firstDeadline.Equal(tt.firstDeadline) || !b.retryDeadline.Equal(tt.retryDeadline) {
+				t.Errorf("the budget was given deadlines %v and %v; want %v and %v", b.firstDeadline, b.retryDeadline, tt.firstDeadline, tt.retryDeadline)
+			}
+			if b.firsts != tt.firsts || b.retries != tt.retries {
+				t.Errorf("the budget counted %d firsts and %d retries; want %d and %d", b.firsts, b.retries, tt.firsts, tt.retries)
+			}
+			if !clock.now.Equal(tt.end) {
+				t.Errorf("the run ended at +%v; want +%v", clock.now.Sub(t0), tt.end.Sub(t0))
+			}
+			if tt.outcome != Exhausted && len(clock.sleeps) != 0 {
+				t.Errorf("waited %v after the budget's answer; want no wait", clock.sleeps)
+			}
+			if tt.outcome == Cancelled && res.Signal != syscall.SIGTERM {
+				t.Errorf("the cancelling signal is %v; want SIGTERM", res.Signal)
+			}
+			if last := res.Last(); last != nil && tt.outcome != Exhausted && last.HasDelay {
+				t.Errorf("the last attempt announces a wait of %v that never came", last.Delay)
+			}
+		})
+	}
+}

@@ -102,7 +102,8 @@ type Config struct {
 	// Budget, when set, is the retry budget shared with other
 	// operations: the first attempt is counted in it and each retry
 	// must be allowed by it; an empty budget ends the operation with
-	// outcome Budget.
+	// outcome Budget. Waiting for the budget counts against the
+	// deadline, as the waits between attempts do.
 	Budget RetryBudget
 	// MaxConcurrent, with Budget, is how many attempts of the budget may
 	// run at once; each attempt first waits for a slot, within the
@@ -284,11 +285,12 @@ func (r *run) loop(ctx context.Context) *Result {
 	res := r.res
 	defer func() { res.Elapsed = r.clock.Now().Sub(res.Started) }()
 	for n := 1; ; n++ {
-		if ctx.Err() != nil {
-			res.Outcome, res.Signal = Cancelled, cancelSignal(ctx)
-			return res
+		release, outcome, err := r.admit(ctx, n)
+		if outcome == "" && err == nil && ctx.Err() != nil {
+			// Cancelled before the budget's waits, or just after.
+			release()
+			outcome = Cancelled
 		}
-		release, outcome, err := r.acquireSlot(ctx)
 		if outcome != "" || err != nil {
 			res.Outcome, r.err = outcome, err
 			if outcome == Cancelled {
@@ -296,6 +298,8 @@ func (r *run) loop(ctx context.Context) *Result {
 			}
 			return res
 		}
+		// The time left is measured after the budget's waits: no attempt
+		// starts after the deadline.
 		limit, ok := attemptLimit(r.clock.Now(), r.cfg.Deadline, r.cfg.Timeout)
 		if !ok {
 			release()
@@ -307,9 +311,6 @@ func (r *run) loop(ctx context.Context) *Result {
 			release()
 			r.err = err
 			return res
-		}
-		if n == 1 {
-			r.recordFirst(ctx)
 		}
 		res.Attempts = append(res.Attempts, Attempt{Number: n})
 		a := &res.Attempts[n-1]
@@ -360,8 +361,16 @@ func (r *run) loop(ctx context.Context) *Result {
 			r.observeFinish(a, false)
 			return res
 		}
-		if !r.allowRetry(ctx, a) {
-			res.Outcome = Budget
+		outcome = r.allowRetry(ctx, a, delay)
+		if outcome == "" && !waitFits(r.clock.Now(), delay, r.cfg.Deadline) {
+			// Asking the budget took the time the wait needed.
+			outcome = Deadline
+		}
+		if outcome != "" {
+			res.Outcome = outcome
+			if outcome == Cancelled {
+				res.Signal = cancelSignal(ctx)
+			}
 			r.observeFinish(a, false)
 			return res
 		}

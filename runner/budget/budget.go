@@ -110,16 +110,20 @@ func (b *Budget) Close() error {
 }
 
 // RecordFirst counts a first attempt: the deposit that pays for future
-// retries.
-func (b *Budget) RecordFirst(ctx context.Context) (Snapshot, error) {
-	return b.update(ctx, func(firsts, retries int64) (int64, int64) { return 1, 0 })
+// retries. It waits for the budget's lock until ctx is done, or until
+// deadline (zero: none), when it gives up with ErrDeadline and counts
+// nothing.
+func (b *Budget) RecordFirst(ctx context.Context, deadline time.Time) (Snapshot, error) {
+	return b.update(ctx, deadline, func(firsts, retries int64) (int64, int64) { return 1, 0 })
 }
 
 // TryRetry asks for one retry. When the window allows it, the retry is
-// counted and TryRetry reports true; otherwise nothing changes.
-func (b *Budget) TryRetry(ctx context.Context) (bool, Snapshot, error) {
+// counted and TryRetry reports true; otherwise nothing changes. It waits
+// for the budget's lock until ctx is done, or until deadline (zero:
+// none), when it gives up with ErrDeadline and counts nothing.
+func (b *Budget) TryRetry(ctx context.Context, deadline time.Time) (bool, Snapshot, error) {
 	allowed := false
-	snap, err := b.update(ctx, func(firsts, retries int64) (int64, int64) {
+	snap, err := b.update(ctx, deadline, func(firsts, retries int64) (int64, int64) {
 		allowed = b.policy.Allows(firsts, retries)
 		if allowed {
 			return 0, 1
@@ -131,13 +135,14 @@ func (b *Budget) TryRetry(ctx context.Context) (bool, Snapshot, error) {
 
 // Peek returns the window's counts without changing them.
 func (b *Budget) Peek(ctx context.Context) (Snapshot, error) {
-	return b.update(ctx, func(int64, int64) (int64, int64) { return 0, 0 })
+	return b.update(ctx, time.Time{}, func(int64, int64) (int64, int64) { return 0, 0 })
 }
 
 // update runs one read-modify-write of the state file under the budget's
-// lock. decide sees the window's counts and returns what to add to them.
-func (b *Budget) update(ctx context.Context, decide func(firsts, retries int64) (addFirsts, addRetries int64)) (Snapshot, error) {
-	lock, err := b.lock(ctx)
+// lock, waiting for the lock until ctx is done or deadline (zero: none)
+// comes. decide sees the window's counts and returns what to add to them.
+func (b *Budget) update(ctx context.Context, deadline time.Time, decide func(firsts, retries int64) (addFirsts, addRetries int64)) (Snapshot, error) {
+	lock, err := b.lock(ctx, deadline)
 	if err != nil {
 		return Snapshot{}, err
 	}
@@ -186,15 +191,20 @@ func (b *Budget) corrupt(file string, why error) string {
 	return fmt.Sprintf("budget %q: state file %s/%s was unusable (%v); started a new window", b.name, b.dir.path, file, why)
 }
 
-// lock opens the budget's lock file and locks it, waiting until it is free
-// or ctx is done. Each call opens the file anew, so that concurrent updates
-// in one process exclude each other as those of different processes do.
-// The wait blocks in the kernel, which wakes a waiter as soon as the lock
-// is free; when ctx is done first, the blocked call is left to finish on
-// its own and drops the lock as soon as it gets it.
-func (b *Budget) lock(ctx context.Context) (*os.File, error) {
+// lock opens the budget's lock file and locks it, waiting until it is
+// free, ctx is done, or deadline (zero: none) comes: then it returns
+// ctx's error or ErrDeadline. Each call opens the file anew, so that
+// concurrent updates in one process exclude each other as those of
+// different processes do. The wait blocks in the kernel, which wakes a
+// waiter as soon as the lock is free; when ctx or the deadline comes
+// first, the blocked call is left to finish on its own and drops the lock
+// as soon as it gets it.
+func (b *Budget) lock(ctx context.Context, deadline time.Time) (*os.File, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if !deadline.IsZero() && !b.now().Before(deadline) {
+		return nil, ErrDeadline
 	}
 	f, err := b.dir.openFile(b.name + ".lock")
 	if err != nil {
@@ -204,15 +214,17 @@ func (b *Budget) lock(ctx context.Context) (*os.File, error) {
 	if err == nil && !ok {
 		done := make(chan error, 1)
 		go func() { done <- waitLock(f) }()
+		expired, stop := b.after(ctx, deadline)
 		select {
 		case err = <-done:
+			stop()
+		case <-expired:
+			stop()
+			abandon(f, done)
+			return nil, ErrDeadline
 		case <-ctx.Done():
-			go func() {
-				if <-done == nil {
-					unlock(f)
-				}
-				f.Close()
-			}()
+			stop()
+			abandon(f, done)
 			return nil, ctx.Err()
 		}
 	}
@@ -221,6 +233,40 @@ func (b *Budget) lock(ctx context.Context) (*os.File, error) {
 		return nil, fmt.Errorf("budget %q: %w", b.name, err)
 	}
 	return f, nil
+}
+
+// abandon leaves a wait for f's lock that nobody waits for any more to
+// finish on its own: it drops the lock as soon as it gets it, and closes
+// f. done receives the wait's error.
+func abandon(f *os.File, done <-chan error) {
+	go func() {
+		if <-done == nil {
+			unlock(f)
+		}
+		f.Close()
+	}()
+}
+
+// after returns a channel that is closed when deadline comes, as the
+// budget's clock tells, and a function that stops the timer and returns
+// once it has stopped. A zero deadline never comes.
+func (b *Budget) after(ctx context.Context, deadline time.Time) (expired <-chan struct{}, stop func()) {
+	if deadline.IsZero() {
+		return nil, func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	d := deadline.Sub(b.now())
+	fired, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ended)
+		if b.sleep(ctx, d) == nil && ctx.Err() == nil {
+			close(fired)
+		}
+	}()
+	return fired, func() {
+		cancel()
+		<-ended
+	}
 }
 
 // unwrapPath strips the *PathError wrapper, whose path the message already

@@ -126,12 +126,12 @@ func TestBudgetSequence(t *testing.T) {
 				clock.Advance(s.advance)
 				switch s.op {
 				case "first":
-					snap, err := b.RecordFirst(ctx)
+					snap, err := b.RecordFirst(ctx, time.Time{})
 					if err != nil || snap.Warning != "" {
 						t.Fatalf("step %d: RecordFirst: %v %q", i, err, snap.Warning)
 					}
 				default:
-					ok, snap, err := b.TryRetry(ctx)
+					ok, snap, err := b.TryRetry(ctx, time.Time{})
 					if err != nil {
 						t.Fatalf("step %d: TryRetry: %v", i, err)
 					}
@@ -169,11 +169,11 @@ func TestBudgetSnapshotAndPersistence(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 20 {
-		if _, err := b.RecordFirst(ctx); err != nil {
+		if _, err := b.RecordFirst(ctx, time.Time{}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	ok, snap, err := b.TryRetry(ctx)
+	ok, snap, err := b.TryRetry(ctx, time.Time{})
 	if err != nil || !ok {
 		t.Fatalf("TryRetry = %v, %v", ok, err)
 	}
@@ -236,7 +236,7 @@ func TestBudgetConcurrentExact(t *testing.T) {
 						return
 					}
 					defer b.Close()
-					_, err = b.RecordFirst(ctx)
+					_, err = b.RecordFirst(ctx, time.Time{})
 					firstsDone.Done()
 					if err != nil {
 						errs <- err
@@ -245,7 +245,7 @@ func TestBudgetConcurrentExact(t *testing.T) {
 					if tt.barrier {
 						firstsDone.Wait()
 					}
-					ok, _, err := b.TryRetry(ctx)
+					ok, _, err := b.TryRetry(ctx, time.Time{})
 					if err != nil {
 						errs <- err
 						return
@@ -309,7 +309,7 @@ func TestBudgetCorruptStateIsReset(t *testing.T) {
 			b := openTest(t, dir, "api", DefaultPolicy(), Options{})
 			path := filepath.Join(dir, "api.budget")
 			tt.setup(t, path)
-			snap, err := b.RecordFirst(context.Background())
+			snap, err := b.RecordFirst(context.Background(), time.Time{})
 			if err != nil {
 				t.Fatalf("RecordFirst on a corrupt state: %v", err)
 			}
@@ -323,7 +323,7 @@ func TestBudgetCorruptStateIsReset(t *testing.T) {
 			if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o600 {
 				t.Errorf("state file after reset: %v, %v; want a regular file, mode 0600", fi.Mode(), err)
 			}
-			snap, err = b.RecordFirst(context.Background())
+			snap, err = b.RecordFirst(context.Background(), time.Time{})
 			if err != nil || snap.Warning != "" || snap.Firsts != 2 {
 				t.Errorf("second update: %+v, %v; want 2 firsts and no warning", snap, err)
 			}
@@ -342,7 +342,7 @@ func writeString(s string) func(*testing.T, string) {
 func TestBudgetModes(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "a", "state")
 	b := openTest(t, dir, "api", DefaultPolicy(), Options{})
-	if _, err := b.RecordFirst(context.Background()); err != nil {
+	if _, err := b.RecordFirst(context.Background(), time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	s, err := b.Acquire(context.Background(), 1, time.Time{})
@@ -380,7 +380,7 @@ func TestBudgetLockWaitIsCancellable(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state")
 	b := openTest(t, dir, "api", DefaultPolicy(), Options{})
 	// Hold the budget's lock as another process would.
-	holder, err := b.lock(context.Background())
+	holder, err := b.lock(context.Background(), time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,7 +388,7 @@ func TestBudgetLockWaitIsCancellable(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err = b.RecordFirst(ctx)
+	_, err = b.RecordFirst(ctx, time.Time{})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("RecordFirst under a held lock = %v, want the context's error", err)
 	}
@@ -398,8 +398,53 @@ func TestBudgetLockWaitIsCancellable(t *testing.T) {
 	if err := unlock(holder); err != nil {
 		t.Fatal(err)
 	}
-	if snap, err := b.RecordFirst(context.Background()); err != nil || snap.Firsts != 1 {
+	if snap, err := b.RecordFirst(context.Background(), time.Time{}); err != nil || snap.Firsts != 1 {
 		t.Errorf("after the lock is free: %+v, %v; want 1 first (the cancelled one not counted)", snap, err)
+	}
+}
+
+// TestBudgetLockWaitEndsAtTheDeadline: the wait for a lock that another
+// holds gives up when the deadline comes, as the budget's clock tells,
+// and counts nothing; so does a call made after the deadline.
+func TestBudgetLockWaitEndsAtTheDeadline(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	clock := newFakeClock()
+	b := openTest(t, dir, "api", DefaultPolicy(), clock.options())
+	holder, err := b.lock(context.Background(), time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	ctx := context.Background()
+	deadline := clock.Now().Add(2 * time.Second)
+	if _, err := b.RecordFirst(ctx, deadline); !errors.Is(err, ErrDeadline) {
+		t.Fatalf("RecordFirst under a held lock = %v, want ErrDeadline", err)
+	}
+	if got := clock.Now(); !got.Equal(deadline) {
+		t.Errorf("gave up at %v, want at the deadline %v", got, deadline)
+	}
+	if ok, _, err := b.TryRetry(ctx, clock.Now().Add(time.Second)); ok || !errors.Is(err, ErrDeadline) {
+		t.Fatalf("TryRetry under a held lock = %v, %v; want false, ErrDeadline", ok, err)
+	}
+
+	// The real clock: the blocked wait ends too.
+	rb := openTest(t, dir, "api", DefaultPolicy(), Options{})
+	start := time.Now()
+	if _, err := rb.RecordFirst(ctx, start.Add(50*time.Millisecond)); !errors.Is(err, ErrDeadline) {
+		t.Fatalf("RecordFirst under a held lock = %v, want ErrDeadline", err)
+	}
+	if d := time.Since(start); d < 40*time.Millisecond || d > 5*time.Second {
+		t.Errorf("gave up after %v, want about 50ms", d)
+	}
+
+	if err := unlock(holder); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rb.RecordFirst(ctx, time.Now().Add(-time.Millisecond)); !errors.Is(err, ErrDeadline) {
+		t.Errorf("RecordFirst after the deadline = %v, want ErrDeadline", err)
+	}
+	if snap, err := rb.RecordFirst(ctx, time.Now().Add(5*time.Second)); err != nil || snap.Firsts != 1 || snap.Retries != 0 {
+		t.Errorf("after the lock is free: %+v, %v; want 1 first (those given up not counted)", snap, err)
 	}
 }
 

@@ -209,7 +209,7 @@ func TestStateFileFIFOIsReset(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	snap, err := b.RecordFirst(ctx)
+	snap, err := b.RecordFirst(ctx, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}

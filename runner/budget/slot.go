@@ -20,9 +20,9 @@ const (
 	slotPollMax = 50 * time.Millisecond
 )
 
-// ErrDeadline is returned by Acquire when the deadline came before a slot
-// was free.
-var ErrDeadline = errors.New("deadline reached while waiting for a concurrency slot")
+// ErrDeadline is returned by Acquire, RecordFirst and TryRetry when the
+// deadline came before a slot, or the budget's lock, was free.
+var ErrDeadline = errors.New("deadline reached while waiting for the budget")
 
 // Slot is one of a budget's concurrency slots, held until Release. It is a
 // lock on the file NAME.slot.INDEX: the kernel drops the lock when the

@@ -193,6 +193,12 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	// retry again: the report is written before the summary.
 	gone := watch.stop()
 	if err != nil && !(gone && errors.Is(err, syscall.EPIPE)) {
+		// retry itself failed (exit 125). When the operation had come to
+		// an end first (the held output of --stdout final could not be
+		// written out), its report still tells how.
+		if res != nil && res.Outcome != "" {
+			out.finish(res, cfg.Attempts, int(exitcodes.Failed))
+		}
 		return err
 	}
 	code, sig := exitcodes.For(ending(res))

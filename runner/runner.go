@@ -395,12 +395,12 @@ func interrupted(a *Attempt) bool {
 // outputGone reports whether the attempt died from SIGPIPE because the
 // reader of retry's own stdout or stderr has gone (`retry ... | head -1`):
 // the reader ended the operation, and another attempt would die the same
-// way.
+// way. A shell whose command died so exits 141 (128+SIGPIPE) instead,
+// which counts the same.
 func (r *run) outputGone(a *Attempt) bool {
-	if a.Signal != syscall.SIGPIPE || a.SignalSent {
-		return false
-	}
-	return readerGone(r.cfg.Stdout) || readerGone(r.cfg.Stderr)
+	sigpipe := a.Signal == syscall.SIGPIPE && !a.SignalSent ||
+		a.Signal == 0 && a.StartErr == nil && a.ExitCode == 128+int(syscall.SIGPIPE)
+	return sigpipe && (readerGone(r.cfg.Stdout) || readerGone(r.cfg.Stderr))
 }
 
 func (r *run) observeStart(a *Attempt) {

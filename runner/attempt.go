@@ -40,11 +40,12 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 	}
 
 	a.Started = r.clock.Now()
-	defer func() { a.Duration = r.clock.Now().Sub(a.Started) }()
 
 	started := make(chan error, 1)
-	exited := make(chan proc.Status, 1)
+	exited := make(chan proc.Status, 1) // as soon as the process is reaped
+	released := make(chan struct{})     // then, once its pipes are drained
 	go func() {
+		defer close(released)
 		// The parent-death signal fires when the thread that started the
 		// child exits: keep this goroutine on its thread until the child
 		// has been reaped. Not longer: waking a goroutine locked to its
@@ -57,9 +58,13 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 			return
 		}
 		started <- nil
-		exited <- proc.Wait(cmd, stopped, runtime.UnlockOSThread)
+		proc.Wait(cmd, stopped, func(st proc.Status) {
+			runtime.UnlockOSThread()
+			exited <- st
+		})
 	}()
 	if err := <-started; err != nil {
+		a.Duration = r.clock.Now().Sub(a.Started)
 		if held {
 			r.term.Restore()
 		}
@@ -85,13 +90,22 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 		}
 		stopping = true
 		if signal {
-			r.signals.send(r.cfg.StopSignal)
+			r.signals.stop(r.cfg.StopSignal)
 		}
 		kill = time.After(r.cfg.KillAfter)
 	}
 	for {
 		select {
 		case st := <-exited:
+			// The attempt took as long as its first process: the time
+			// its pipes take to drain is not its own, and its timeout
+			// no longer runs.
+			a.Duration = r.clock.Now().Sub(a.Started)
+			if ctx.Err() != nil {
+				// Cancelled as the process ended: the rest of its group
+				// is stopped as with any cancel.
+				stop(cancelSignal(ctx) == 0)
+			}
 			if stopping {
 				// The first process is gone; the rest of the group has
 				// what is left of the grace to end (signals still reach
@@ -99,6 +113,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 				// the attempt outlives it.
 				endGroup(cmd, kill)
 			}
+			<-released
 			a.ExitCode, a.Signal = st.ExitCode, st.Signal
 			a.SignalSent = r.signals.ended(st.Signal)
 			if held {

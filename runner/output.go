@@ -14,8 +14,10 @@ const teeBuffer = 128 << 10
 // watchOutput puts a matcher between the attempt's watched streams and
 // their destinations, when the rules read output; otherwise it leaves the
 // streams alone, so that a terminal or a file reaches the command itself.
-// finish, called once the attempt has been waited for, returns what the
-// output showed.
+// Writes to the destinations are queued (queuedWriter), so that the copy
+// from the attempt's pipe keeps up with the attempt even when the
+// destination is slow. finish, called once the attempt has been waited
+// for, writes out what is queued and returns what the output showed.
 func (r *run) watchOutput(cmd *exec.Cmd) (finish func() classify.Output) {
 	m := r.rules.NewMatcher(r.clock.Now)
 	if m == nil {
@@ -24,8 +26,9 @@ func (r *run) watchOutput(cmd *exec.Cmd) (finish func() classify.Output) {
 	var closers []io.Closer
 	watch := func(dst *io.Writer, name string) {
 		w := m.Writer(name)
-		*dst = &tee{dst: *dst, m: w}
-		closers = append(closers, w)
+		q := newQueuedWriter(*dst)
+		*dst = &tee{dst: q, m: w}
+		closers = append(closers, q, w)
 	}
 	if r.rules.Match.Stdout() {
 		watch(&cmd.Stdout, "stdout")

@@ -71,7 +71,11 @@ func (f *forwarder) receive(sig syscall.Signal) {
 		f.sendLocked(syscall.SIGKILL)
 		return
 	}
-	f.sendLocked(sig)
+	if Cancels(sig) {
+		f.stopLocked(sig)
+	} else {
+		f.sendLocked(sig)
+	}
 	if Cancels(sig) && f.cancelled == 0 {
 		f.cancelled = sig
 		f.cancel(&SignalError{Signal: sig})
@@ -83,6 +87,23 @@ func (f *forwarder) send(sig syscall.Signal) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.sendLocked(sig)
+}
+
+// stop sends sig to the running attempt's group to end it, and then
+// SIGCONT, as timeout(1) does: a stopped process (SIGSTOP, or Ctrl-Z
+// where no shell continues it) would otherwise act on sig only when
+// continued, and get SIGKILL first.
+func (f *forwarder) stop(sig syscall.Signal) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.stopLocked(sig)
+}
+
+func (f *forwarder) stopLocked(sig syscall.Signal) {
+	f.sendLocked(sig)
+	if proc.Continue != 0 && sig != syscall.SIGKILL && sig != proc.Continue {
+		f.sendLocked(proc.Continue)
+	}
 }
 
 func (f *forwarder) sendLocked(sig syscall.Signal) {

@@ -6,6 +6,10 @@ import "syscall"
 
 const maxSignal = 15
 
+// Continue is SIGCONT, which continues a stopped process; 0 where there is
+// none (Windows).
+const Continue syscall.Signal = 0
+
 var signalNames = map[syscall.Signal]string{
 	syscall.SIGHUP:  "SIGHUP",
 	syscall.SIGINT:  "SIGINT",

@@ -13,9 +13,10 @@ import (
 // called, in the waiting goroutine, before waiting goes on; a nil stopped
 // ignores stops. os/exec cannot report stops, so Wait reaps the process
 // itself and then lets cmd.Wait release the rest (the goroutines copying
-// output, the pipes). reaped, when not nil, is called as soon as the
-// process has been reaped, before the rest is released.
-func Wait(cmd *exec.Cmd, stopped, reaped func()) Status {
+// output, the pipes, which a process the attempt left behind may hold for
+// up to cmd.WaitDelay). reaped, when not nil, is called with the status as
+// soon as the process has been reaped, before the rest is released.
+func Wait(cmd *exec.Cmd, stopped func(), reaped func(Status)) Status {
 	var ws syscall.WaitStatus
 	for {
 		_, err := syscall.Wait4(cmd.Process.Pid, &ws, syscall.WUNTRACED, nil)
@@ -24,10 +25,11 @@ func Wait(cmd *exec.Cmd, stopped, reaped func()) Status {
 		}
 		if err != nil {
 			_ = cmd.Wait()
+			st := statusOf(cmd.ProcessState)
 			if reaped != nil {
-				reaped()
+				reaped(st)
 			}
-			return statusOf(cmd.ProcessState)
+			return st
 		}
 		if !ws.Stopped() {
 			break
@@ -36,14 +38,15 @@ func Wait(cmd *exec.Cmd, stopped, reaped func()) Status {
 			stopped()
 		}
 	}
+	st := Status{ExitCode: ws.ExitStatus()}
+	if ws.Signaled() {
+		st = Status{ExitCode: -1, Signal: ws.Signal()}
+	}
 	if reaped != nil {
-		reaped()
+		reaped(st)
 	}
 	// The process is reaped: cmd.Wait reports "no child processes", and
 	// still waits for the output and closes the pipes.
 	_ = cmd.Wait()
-	if ws.Signaled() {
-		return Status{ExitCode: -1, Signal: ws.Signal()}
-	}
-	return Status{ExitCode: ws.ExitStatus()}
+	return st
 }

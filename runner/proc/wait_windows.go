@@ -6,11 +6,13 @@ import "os/exec"
 
 // Wait waits for cmd's process to end and returns how it ended. Windows
 // processes do not stop, so stopped is never called; reaped, when not
-// nil, is called once cmd.Wait has returned.
-func Wait(cmd *exec.Cmd, stopped, reaped func()) Status {
+// nil, is called with the status once cmd.Wait has returned (it has
+// released the output too).
+func Wait(cmd *exec.Cmd, stopped func(), reaped func(Status)) Status {
 	_ = cmd.Wait()
+	st := statusOf(cmd.ProcessState)
 	if reaped != nil {
-		reaped()
+		reaped(st)
 	}
-	return statusOf(cmd.ProcessState)
+	return st
 }

@@ -29,8 +29,14 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 	cmd := exec.Command(r.cfg.Command[0], r.cfg.Command[1:]...)
 	cmd.Env = r.env.forAttempt(a.Number)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = std.Stdin, std.Stdout, r.cfg.Stderr
-	finish := r.watchOutput(cmd)
-	cmd.WaitDelay = pipeGrace
+	watch, err := r.watchOutput(cmd)
+	if err != nil {
+		a.Started = r.clock.Now()
+		a.StartErr = err
+		a.ExitCode = classify.StartFailureCode(err)
+		return classify.Output{}, false
+	}
+	cmd.WaitDelay = pipeGrace // for the streams os/exec carries
 	proc.Prepare(cmd)
 	var stopped func()
 	if r.term != nil {
@@ -65,6 +71,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 	}()
 	if err := <-started; err != nil {
 		a.Duration = r.clock.Now().Sub(a.Started)
+		watch.abort()
 		if held {
 			r.term.Restore()
 		}
@@ -72,6 +79,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 		a.ExitCode = classify.StartFailureCode(a.StartErr)
 		return classify.Output{}, false
 	}
+	watch.started()
 
 	var timeout, kill <-chan time.Time
 	if limit > 0 {
@@ -101,6 +109,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 			// its pipes take to drain is not its own, and its timeout
 			// no longer runs.
 			a.Duration = r.clock.Now().Sub(a.Started)
+			watch.exited()
 			if ctx.Err() != nil {
 				// Cancelled as the process ended: the rest of its group
 				// is stopped as with any cancel.
@@ -119,7 +128,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 			if held {
 				r.term.Reclaim(cmd.Process.Pid)
 			}
-			return finish(), held
+			return watch.finish(), held
 		case <-timeout:
 			a.TimedOut = true
 			stop(true)

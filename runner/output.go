@@ -14,34 +14,97 @@ const teeBuffer = 128 << 10
 // watchOutput puts a matcher between the attempt's watched streams and
 // their destinations, when the rules read output; otherwise it leaves the
 // streams alone, so that a terminal or a file reaches the command itself.
-// Writes to the destinations are queued (queuedWriter), so that the copy
-// from the attempt's pipe keeps up with the attempt even when the
-// destination is slow. finish, called once the attempt has been waited
-// for, writes out what is queued and returns what the output showed.
-func (r *run) watchOutput(cmd *exec.Cmd) (finish func() classify.Output) {
-	m := r.rules.NewMatcher(r.clock.Now)
-	if m == nil {
-		return func() classify.Output { return classify.Output{} }
+// The returned watch is told when the attempt's process has started (or
+// could not), and when it has been reaped; its finish, called once the
+// attempt has ended, waits for the rest of the output and returns what it
+// showed.
+func (r *run) watchOutput(cmd *exec.Cmd) (*outputWatch, error) {
+	w := &outputWatch{m: r.rules.NewMatcher(r.clock.Now)}
+	if w.m == nil {
+		return w, nil
 	}
-	var closers []io.Closer
-	watch := func(dst *io.Writer, name string) {
-		w := m.Writer(name)
-		q := newQueuedWriter(*dst)
-		*dst = &tee{dst: q, m: w}
-		closers = append(closers, q, w)
-	}
-	if r.rules.Match.Stdout() {
-		watch(&cmd.Stdout, "stdout")
-	}
-	if r.rules.Match.Stderr() {
-		watch(&cmd.Stderr, "stderr")
-	}
-	return func() classify.Output {
-		for _, c := range closers {
-			_ = c.Close()
+	watch := func(dst *io.Writer, name string) error {
+		m := w.m.Writer(name)
+		w.matchers = append(w.matchers, m)
+		s, err := watchStream(dst, m)
+		if err != nil {
+			return err
 		}
-		return m.Output()
+		w.streams = append(w.streams, s)
+		return nil
 	}
+	var err error
+	if r.rules.Match.Stdout() {
+		err = watch(&cmd.Stdout, "stdout")
+	}
+	if err == nil && r.rules.Match.Stderr() {
+		err = watch(&cmd.Stderr, "stderr")
+	}
+	if err != nil {
+		w.abort()
+		return nil, err
+	}
+	return w, nil
+}
+
+// outputWatch is the watched output of one attempt.
+type outputWatch struct {
+	m        *classify.Matcher // nil: nothing is watched
+	matchers []io.Closer
+	streams  []stream
+}
+
+// stream is one watched stream of an attempt on its way to its
+// destination.
+type stream interface {
+	// started: the attempt's process runs.
+	started()
+	// exited: the process has been reaped; what is left to read is
+	// bounded from now on (pipeGrace).
+	exited()
+	// wait returns once the stream is done.
+	wait()
+	// abort: the process did not start.
+	abort()
+}
+
+func (w *outputWatch) started() {
+	for _, s := range w.streams {
+		s.started()
+	}
+}
+
+func (w *outputWatch) exited() {
+	for _, s := range w.streams {
+		s.exited()
+	}
+}
+
+// abort releases the streams of an attempt that did not start.
+func (w *outputWatch) abort() {
+	for _, s := range w.streams {
+		s.abort()
+	}
+	w.close()
+}
+
+// finish waits for the rest of the output and returns what it showed.
+func (w *outputWatch) finish() classify.Output {
+	for _, s := range w.streams {
+		s.wait()
+	}
+	w.close()
+	if w.m == nil {
+		return classify.Output{}
+	}
+	return w.m.Output()
+}
+
+func (w *outputWatch) close() {
+	for _, m := range w.matchers {
+		_ = m.Close()
+	}
+	w.matchers = nil
 }
 
 // tee passes a stream on to dst, byte for byte, and shows what dst took

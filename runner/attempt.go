@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -75,7 +76,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 		if held {
 			r.term.Restore()
 		}
-		a.StartErr = startError(err, r.cfg.Command[0])
+		a.StartErr = startError(err, r.cfg.Command[0], cmd.Path)
 		a.ExitCode = classify.StartFailureCode(a.StartErr)
 		return classify.Output{}, false
 	}
@@ -165,9 +166,17 @@ func start(cmd *exec.Cmd) error {
 // searched in PATH that is there only as a file that is not executable is
 // "permission denied" (126), not "not found" (127): execvp(3), and so
 // env(1), timeout(1) and shells, report it so. An empty name is not found.
-func startError(err error, name string) error {
+// A file that is there, at path, but "not found" by the system names an
+// interpreter on its "#!" line that is not: still 127, as for timeout(1),
+// but said so.
+func startError(err error, name, path string) error {
 	if name == "" {
 		return &exec.Error{Name: name, Err: exec.ErrNotFound}
+	}
+	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, exec.ErrNotFound) && path != "" {
+		if fi, serr := os.Stat(path); serr == nil && fi.Mode().IsRegular() {
+			return fmt.Errorf("%s: %w", name, classify.ErrNoInterpreter)
+		}
 	}
 	if !errors.Is(err, exec.ErrNotFound) || runtime.GOOS == "windows" || strings.ContainsRune(name, '/') {
 		return err

@@ -225,10 +225,11 @@ func (r *Rules) ambiguous(f Facts) Decision {
 }
 
 // StartFailureCode returns the exit status that reports a failure to
-// start a command: 127 when it was not found, 126 otherwise (found but
-// not executable, or not startable for the moment), as shells do.
+// start a command: 127 when it, or the interpreter its "#!" line names,
+// was not found, 126 otherwise (found but not executable, or not
+// startable for the moment), as shells do.
 func StartFailureCode(err error) int {
-	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrNoInterpreter) {
 		return 127
 	}
 	return 126
@@ -254,7 +255,15 @@ func transientStartError(err error) (syscall.Errno, bool) {
 	return 0, false
 }
 
+// ErrNoInterpreter is why a command file that is there cannot start: the
+// interpreter its "#!" line names is not. The system reports it as "not
+// found", so its exit status is 127.
+var ErrNoInterpreter = errors.New("the interpreter on its #! line was not found")
+
 func startReason(err error) string {
+	if errors.Is(err, ErrNoInterpreter) {
+		return "cannot start: " + err.Error()
+	}
 	if StartFailureCode(err) == 127 {
 		return "cannot start: command not found"
 	}

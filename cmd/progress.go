@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -47,6 +48,14 @@ func (o *options) reporter(command []string, w io.Writer, getenv func(string) st
 	mode, err := parseSummaryMode(o.summary)
 	if err != nil {
 		return nil, err
+	}
+	if o.summaryFile != "" {
+		// A directory cannot take the report, and will not have become a
+		// file by the end of the operation: bad input, before the command
+		// runs. Anything else is found out when the report is written.
+		if fi, err := os.Stat(o.summaryFile); err == nil && fi.IsDir() {
+			return nil, usagef("give the path of a file, such as "+filepath.Join(o.summaryFile, "report.json"), "--summary-file: %s is a directory", o.summaryFile)
+		}
 	}
 	var redactor *redact.Redactor
 	if len(o.redact) > 0 {

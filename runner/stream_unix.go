@@ -3,9 +3,12 @@
 package runner
 
 import (
+	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -23,6 +26,7 @@ const drainLimit = 20 * pipeGrace
 // for more to read, not the time the destination takes.
 type pipeStream struct {
 	r, w *os.File
+	out  io.Writer // the destination
 	dst  io.Writer // the tee to the destination and the matcher
 	done chan struct{}
 	// exitedAt is when the process was reaped, in Unix nanoseconds; 0
@@ -37,7 +41,7 @@ func watchStream(dst *io.Writer, m io.Writer) (stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &pipeStream{r: r, w: w, dst: &tee{dst: *dst, m: m}, done: make(chan struct{})}
+	s := &pipeStream{r: r, w: w, out: *dst, dst: &tee{dst: *dst, m: m}, done: make(chan struct{})}
 	*dst = w
 	return s, nil
 }
@@ -64,11 +68,11 @@ func (s *pipeStream) wait() { <-s.done }
 
 // copy copies the pipe to the destination until the end of the stream,
 // a failed write to the destination, or, once the process has exited,
-// pipeGrace spent waiting for more (drainLimit at most).
+// pipeGrace spent waiting for more (drainLimit at most). In that last case
+// a process the attempt left behind still holds the pipe: the pipe goes
+// to a relay (handOver), so that the process keeps its output.
 func (s *pipeStream) copy() {
 	defer close(s.done)
-	// Closing the pipe makes a process left holding it get SIGPIPE on its
-	// next write, as os/exec's closing did.
 	defer s.r.Close()
 	buf := make([]byte, teeBuffer)
 	var waited time.Duration // after the exit
@@ -95,8 +99,37 @@ func (s *pipeStream) copy() {
 				return
 			}
 		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			handOver(s.r, s.out)
+		}
 		if err != nil {
 			return // the end of the stream, the grace spent, or the pipe closed
 		}
+	}
+}
+
+// handOver gives the read end of a watched pipe that a process left
+// behind by the attempt still holds (a daemon the command started) to a
+// cat(1) of its own, which carries what that process writes on to dst
+// once retry has stopped reading, and ends when the process closes the
+// pipe. Closing the pipe instead would lose that output and make the
+// process die from SIGPIPE on its next write. The relay runs in a process
+// group of its own, without the parent-death signal, so that it outlives
+// retry as the process does. When dst is not a file, or cat cannot start,
+// the pipe is just closed, as os/exec closes it.
+func handOver(r *os.File, dst io.Writer) {
+	f, ok := dst.(*os.File)
+	if !ok {
+		return
+	}
+	path, err := exec.LookPath("cat")
+	if err != nil {
+		return
+	}
+	relay := exec.Command(path)
+	relay.Stdin, relay.Stdout = r, f // os/exec makes r blocking for cat
+	relay.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if relay.Start() == nil {
+		go func() { _ = relay.Wait() }() // reaped if it ends while retry runs
 	}
 }

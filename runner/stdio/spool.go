@@ -2,6 +2,7 @@ package stdio
 
 import (
 	"errors"
+	"io"
 	"os"
 	"sync"
 )
@@ -33,7 +34,7 @@ const chunkSize = 32 << 10
 // spooled ones.
 type spool struct {
 	src  *os.File
-	file *tempFile
+	file spoolFile
 	buf  []byte // replay's; attempts never overlap
 
 	mu     sync.Mutex
@@ -53,15 +54,28 @@ type feed struct {
 	replayed chan struct{} // closed when replay returns
 }
 
+// spoolFile is where a spool keeps what it read: a tempFile, or in tests
+// one whose writes fail.
+type spoolFile interface {
+	io.ReaderAt
+	io.WriterAt
+	discard() error
+}
+
 func openSpool(src *os.File, dir string) (*spool, error) {
 	file, err := createTemp(dir, "retry-stdin-*")
 	if err != nil {
 		return nil, err
 	}
+	return newSpool(src, file), nil
+}
+
+// newSpool starts spooling src to file.
+func newSpool(src *os.File, file spoolFile) *spool {
 	s := &spool{src: src, file: file, buf: make([]byte, chunkSize)}
 	s.cond = sync.NewCond(&s.mu)
 	go s.pump()
-	return s, nil
+	return s
 }
 
 // pump reads src into file, one chunk at a time while an attempt has

@@ -458,7 +458,7 @@ func TestTemporaryFilesArePrivateAndRemoved(t *testing.T) {
 			t.Errorf("the held stdout has mode %v, want 0600", perm)
 		}
 		if sp := s.in.(*spool); runtime.GOOS != "windows" {
-			if fi, _ := sp.file.Stat(); fi.Mode().Perm() != 0o600 {
+			if fi, _ := sp.file.(*tempFile).Stat(); fi.Mode().Perm() != 0o600 {
 				t.Errorf("the spool has mode %v, want 0600", fi.Mode().Perm())
 			}
 		}

@@ -2,6 +2,7 @@ package stdio
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -32,18 +33,28 @@ const chunkSize = 32 << 10
 // interrupted, so when an attempt ends the pump may stay blocked in it:
 // nothing waits for it, and the next attempt gets those bytes after the
 // spooled ones.
+//
+// When the file cannot be written (a full $TMPDIR), the pump stops
+// writing it but goes on passing the stream to the attempt that reads it,
+// which still gets its whole input. The file, which now lacks part of the
+// input, is discarded as soon as no replay reads it, and no attempt
+// begins after that: it would start on part of the input.
 type spool struct {
 	src  *os.File
 	file spoolFile
 	buf  []byte // replay's; attempts never overlap
 
-	mu     sync.Mutex
-	cond   *sync.Cond
-	size   int64 // bytes read from src and written to file
-	done   bool  // src ended, or file could not be written
-	err    error // why file could not be written
-	closed bool
-	cur    *feed // the running attempt's
+	mu         sync.Mutex
+	cond       *sync.Cond
+	size       int64 // bytes read from src and written to file
+	done       bool  // src ended
+	lost       error // why file could not be written: it lacks what was read since
+	err        error // why file could not be read back
+	replaying  bool  // a replay may be reading file
+	discarded  bool  // file is closed and removed
+	discardErr error // from discarding file
+	closed     bool
+	cur        *feed // the running attempt's
 }
 
 // feed is one attempt's pipe.
@@ -81,7 +92,8 @@ func newSpool(src *os.File, file spoolFile) *spool {
 // pump reads src into file, one chunk at a time while an attempt has
 // caught up, and passes each chunk on to that attempt, until src ends or
 // the spool is closed. The next chunk is read only once the attempt's
-// pipe has taken the last one.
+// pipe has taken the last one. Once file cannot be written, the chunks
+// only go to the attempt.
 func (s *spool) pump() {
 	buf := make([]byte, chunkSize)
 	for {
@@ -93,28 +105,36 @@ func (s *spool) pump() {
 			s.mu.Unlock()
 			return
 		}
-		off := s.size
+		off, spooling := s.size, s.lost == nil
 		s.mu.Unlock()
 
 		n, rerr := s.src.Read(buf)
 		var werr error
-		if n > 0 {
+		if n > 0 && spooling {
 			_, werr = s.file.WriteAt(buf[:n], off)
 		}
 
 		s.mu.Lock()
-		if werr == nil {
+		spooled := spooling && werr == nil
+		if spooled {
 			s.size += int64(n)
-		} else if !s.closed {
-			s.err = werr
+		}
+		if werr != nil {
+			s.lost = werr
+			s.discardUnused()
 		}
 		// A read error other than EOF ends the input as EOF would: the
 		// attempt cannot be given bytes retry never got.
-		s.done = rerr != nil || werr != nil
+		s.done = rerr != nil
 		done := s.done
 		f := s.cur
+		for !spooled && f != nil && !f.live && !f.stopped && !s.closed {
+			// The chunk is only in buf: the attempt, which began before
+			// the file failed, gets it once it has replayed the file.
+			s.cond.Wait()
+		}
 		if f != nil && !f.live {
-			f = nil // it replays what was just read from the file
+			f = nil // it replays what was just read from the file, or has ended
 		}
 		s.mu.Unlock()
 
@@ -136,6 +156,8 @@ func (s *spool) pump() {
 	}
 }
 
+// begin starts an attempt's replay; once file could not be written, it
+// refuses: the attempt would get only part of the input.
 func (s *spool) begin() (*os.File, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -144,22 +166,36 @@ func (s *spool) begin() (*os.File, error) {
 	setPipeSize(r, chunkSize)
 	f := &feed{r: r, w: w, replayed: make(chan struct{})}
 	s.mu.Lock()
-	s.cur = f
+	lost := s.lost
+	if lost == nil {
+		s.cur, s.replaying = f, true
+	}
 	s.mu.Unlock()
+	if lost != nil {
+		r.Close()
+		w.Close()
+		return nil, fmt.Errorf("cannot replay: %w", lost)
+	}
 	go s.replay(f)
 	return r, nil
 }
 
 // replay copies the file into f's pipe from the start; once it has caught
-// up, it hands f to the pump, or, when the input has ended, closes the
-// pipe so that the attempt sees the end of file.
+// up, it hands f to the pump, or, when the file holds the whole input,
+// closes the pipe so that the attempt sees the end of file.
 func (s *spool) replay(f *feed) {
-	defer close(f.replayed)
+	defer func() {
+		s.mu.Lock()
+		s.replaying = false
+		s.discardUnused()
+		s.mu.Unlock()
+		close(f.replayed)
+	}()
 	var pos int64
 	for {
 		s.mu.Lock()
-		stopped, size, done := f.stopped, s.size, s.done
-		if !stopped && pos == size && !done {
+		stopped, size, whole := f.stopped, s.size, s.done && s.lost == nil
+		if !stopped && pos == size && !whole {
 			f.live = true
 			s.cond.Broadcast()
 		}
@@ -167,7 +203,7 @@ func (s *spool) replay(f *feed) {
 		switch {
 		case stopped:
 			return
-		case pos == size && done:
+		case pos == size && whole:
 			f.w.Close()
 			return
 		case pos == size:
@@ -190,13 +226,16 @@ func (s *spool) replay(f *feed) {
 
 // end stops feeding the attempt at once: closing the write end interrupts
 // a write, by replay or the pump, that the attempt does not read. It
-// reports a failure to spool, which has cut the attempt's input short.
+// reports a failure to read the file back, which has cut the attempt's
+// input short. A failure to write the file has not (the pump went on
+// feeding the attempt): begin reports that one, to the next attempt.
 func (s *spool) end() error {
 	s.mu.Lock()
 	f := s.cur
 	s.cur = nil
 	if f != nil {
 		f.stopped, f.live = true, false
+		s.cond.Broadcast() // the pump may wait for f to catch up
 	}
 	err := s.err
 	s.mu.Unlock()
@@ -214,6 +253,25 @@ func (s *spool) close() error {
 	s.mu.Lock()
 	s.closed = true
 	s.cond.Broadcast()
+	s.discard()
+	err = errors.Join(err, s.discardErr)
 	s.mu.Unlock()
-	return errors.Join(err, s.file.discard())
+	return err
+}
+
+// discardUnused discards file once it could not be written and no replay
+// reads it: nothing will read it again, and a full disk gets the space
+// back while the attempt goes on. The caller holds mu.
+func (s *spool) discardUnused() {
+	if s.lost != nil && !s.replaying {
+		s.discard()
+	}
+}
+
+// discard discards file, once. The caller holds mu.
+func (s *spool) discard() {
+	if !s.discarded {
+		s.discarded = true
+		s.discardErr = s.file.discard()
+	}
 }

@@ -34,7 +34,8 @@ const (
 	// StdinReplay gives every attempt the same bytes from the start: a
 	// regular file is re-read from the offset where it was found, anything
 	// else (a pipe, a socket) is spooled to a temporary file as the first
-	// attempt reads it.
+	// attempt reads it. If that file cannot be written, the running
+	// attempt still reads the whole input, and Begin refuses the next.
 	StdinReplay StdinMode = iota
 	// StdinInherit hands retry's own stdin to every attempt: what one
 	// attempt consumed, the next does not see.
@@ -188,7 +189,8 @@ func Open(cfg Config) (*Streams, error) {
 }
 
 // Begin returns the next attempt's stdin and stdout. With StdoutFinal it
-// discards the output of the attempt before.
+// discards the output of the attempt before. It fails when a spooled stdin
+// could not be copied in full: the attempt would read only part of it.
 func (s *Streams) Begin() (Attempt, error) {
 	if s.running {
 		return Attempt{}, errors.New("stdio: Begin called twice without End")

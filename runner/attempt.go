@@ -111,9 +111,10 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 			// no longer runs.
 			a.Duration = r.clock.Now().Sub(a.Started)
 			watch.exited()
-			if ctx.Err() != nil {
-				// Cancelled as the process ended: the rest of its group
-				// is stopped as with any cancel.
+			if ctx.Err() != nil || r.signals.cancelling() {
+				// Cancelled as the process ended (perhaps by the very
+				// signal it died from, forwarded a moment ago): the rest
+				// of its group is stopped as with any cancel.
 				stop(cancelSignal(ctx) == 0)
 			}
 			if stopping {

@@ -82,6 +82,15 @@ func (f *forwarder) receive(sig syscall.Signal) {
 	}
 }
 
+// cancelling reports whether a cancelling signal has been received. A
+// signal being forwarded holds the lock until the cancel is recorded, so
+// an attempt that died from it finds it recorded once reaped.
+func (f *forwarder) cancelling() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.cancelled != 0
+}
+
 // send sends sig to the running attempt's group, if any.
 func (f *forwarder) send(sig syscall.Signal) {
 	f.mu.Lock()

@@ -23,6 +23,10 @@ import (
 // retry hang.
 const pipeGrace = 500 * time.Millisecond
 
+// watchdogAfter is how long an attempt runs before it gets a watchdog
+// (proc.Watch).
+const watchdogAfter = 250 * time.Millisecond
+
 // attempt runs one attempt with std as its stdin and stdout, for at most
 // limit (0: no limit), records how it ended in a, and returns what its
 // watched output showed and whether it held the terminal's foreground.
@@ -88,6 +92,12 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 		defer t.Stop()
 		timeout = t.C
 	}
+	// An attempt that runs a while gets a watchdog that kills its whole
+	// group if retry is killed (proc.Watch); a short one does without
+	// the cost of starting it.
+	watchdog := time.NewTimer(watchdogAfter)
+	defer watchdog.Stop()
+	release := func() {}
 	done := ctx.Done()
 	stopping := false
 	// stop ends the attempt: the stop signal, then SIGKILL after the
@@ -124,6 +134,8 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 				// the attempt outlives it.
 				endGroup(cmd, kill)
 			}
+			// Whatever the attempt left running is left alone from here.
+			release()
 			<-released
 			a.ExitCode, a.Signal = st.ExitCode, st.Signal
 			a.SignalSent = r.signals.ended(st.Signal)
@@ -131,6 +143,8 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 				r.term.Reclaim(cmd.Process.Pid)
 			}
 			return watch.finish(), held
+		case <-watchdog.C:
+			release = proc.Watch(cmd)
 		case <-timeout:
 			a.TimedOut = true
 			stop(true)

@@ -1,0 +1,9 @@
+//go:build windows
+
+package proc
+
+import "os/exec"
+
+// Watch does nothing on Windows, where retry does not make process
+// groups; release does nothing either.
+func Watch(*exec.Cmd) (release func()) { return func() {} }

@@ -87,6 +87,19 @@ func (r *run) recordFirst(ctx context.Context) Outcome {
 		return ""
 	}
 	snap, err := r.cfg.Budget.RecordFirst(ctx, r.cfg.Deadline)
+	if outcome := r.budgetWaitEnded(ctx, snap, err); outcome != "" {
+		return outcome
+	}
+	if err != nil {
+		r.warn(err.Error())
+	}
+	return ""
+}
+
+// budgetWaitEnded passes on the budget's warning, if any, and returns the
+// outcome that ends the operation when the wait for the budget did:
+// Deadline, or Cancelled when ctx is done.
+func (r *run) budgetWaitEnded(ctx context.Context, snap budget.Snapshot, err error) Outcome {
 	if snap.Warning != "" {
 		r.warn(snap.Warning)
 	}
@@ -95,8 +108,6 @@ func (r *run) recordFirst(ctx context.Context) Outcome {
 		return Deadline
 	case ctx.Err() != nil:
 		return Cancelled
-	case err != nil:
-		r.warn(err.Error())
 	}
 	return ""
 }
@@ -117,14 +128,10 @@ func (r *run) allowRetry(ctx context.Context, a *Attempt, delay time.Duration) O
 		latest = latest.Add(-delay)
 	}
 	ok, snap, err := r.cfg.Budget.TryRetry(ctx, latest)
-	if snap.Warning != "" {
-		r.warn(snap.Warning)
+	if outcome := r.budgetWaitEnded(ctx, snap, err); outcome != "" {
+		return outcome
 	}
 	switch {
-	case errors.Is(err, budget.ErrDeadline):
-		return Deadline
-	case ctx.Err() != nil:
-		return Cancelled
 	case err != nil:
 		r.warn(err.Error())
 		a.Stopped = fmt.Sprintf("retry budget %q unavailable", r.cfg.Budget.Name())

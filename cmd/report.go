@@ -192,7 +192,14 @@ func followLinks(path string) (string, error) {
 			return "", err
 		}
 		if !filepath.IsAbs(target) {
-			target = filepath.Join(filepath.Dir(path), target)
+			// Relative to the link's real directory, as the system
+			// resolves it: a ".." in target leaves that one, not the
+			// directory path spells.
+			dir := filepath.Dir(path)
+			if real, err := filepath.EvalSymlinks(dir); err == nil {
+				dir = real
+			}
+			target = filepath.Join(dir, target)
 		}
 		path = target
 	}

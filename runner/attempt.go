@@ -120,7 +120,6 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 			// its pipes take to drain is not its own, and its timeout
 			// no longer runs.
 			a.Duration = r.clock.Now().Sub(a.Started)
-			watch.exited()
 			if ctx.Err() != nil || r.signals.cancelling() {
 				// Cancelled as the process ended (perhaps by the very
 				// signal it died from, forwarded a moment ago): the rest
@@ -134,7 +133,9 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 				// the attempt outlives it.
 				endGroup(cmd, kill)
 			}
-			// Whatever the attempt left running is left alone from here.
+			// Whatever the attempt left running is left alone from here;
+			// what it still writes gets pipeGrace to arrive.
+			watch.exited()
 			release()
 			<-released
 			a.ExitCode, a.Signal = st.ExitCode, st.Signal

@@ -3,6 +3,7 @@ package runner
 import (
 	"io"
 	"os/exec"
+	"sync"
 
 	"github.com/b0a38808/retry/runner/classify"
 )
@@ -26,7 +27,7 @@ func (r *run) watchOutput(cmd *exec.Cmd) (*outputWatch, error) {
 	watch := func(dst *io.Writer, name string) error {
 		m := w.m.Writer(name)
 		w.matchers = append(w.matchers, m)
-		s, err := watchStream(dst, m)
+		s, err := watchStream(dst, m, &w.relays)
 		if err != nil {
 			return err
 		}
@@ -52,6 +53,7 @@ type outputWatch struct {
 	m        *classify.Matcher // nil: nothing is watched
 	matchers []io.Closer
 	streams  []stream
+	relays   sync.Mutex
 }
 
 // stream is one watched stream of an attempt on its way to its

@@ -7,9 +7,14 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/b0a38808/retry/runner/proc"
 )
 
 // drainLimit bounds, after the attempt's process has exited, how long its
@@ -25,23 +30,24 @@ const drainLimit = 20 * pipeGrace
 // end of the output. Here the grace counts only the time spent waiting
 // for more to read, not the time the destination takes.
 type pipeStream struct {
-	r, w *os.File
-	out  io.Writer // the destination
-	dst  io.Writer // the tee to the destination and the matcher
-	done chan struct{}
-	// exitedAt is when the process was reaped, in Unix nanoseconds; 0
-	// before.
-	exitedAt atomic.Int64
+	r, w   *os.File
+	out    io.Writer   // the destination
+	dst    io.Writer   // the tee to the destination and the matcher
+	relays *sync.Mutex // the attempt's streams start relays one at a time
+	done   chan struct{}
+	// exitedAt is when the process was reaped; nil before.
+	exitedAt atomic.Pointer[time.Time]
 }
 
 // watchStream makes *dst, the destination of one of the attempt's
 // streams, a pipe that retry copies to the old destination and to m.
-func watchStream(dst *io.Writer, m io.Writer) (stream, error) {
+// relays is shared by the attempt's streams (see handOver).
+func watchStream(dst *io.Writer, m io.Writer, relays *sync.Mutex) (stream, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	s := &pipeStream{r: r, w: w, out: *dst, dst: &tee{dst: *dst, m: m}, done: make(chan struct{})}
+	s := &pipeStream{r: r, w: w, out: *dst, dst: &tee{dst: *dst, m: m}, relays: relays, done: make(chan struct{})}
 	*dst = w
 	return s, nil
 }
@@ -59,7 +65,7 @@ func (s *pipeStream) abort() {
 
 func (s *pipeStream) exited() {
 	now := time.Now()
-	s.exitedAt.Store(now.UnixNano())
+	s.exitedAt.Store(&now)
 	// Wakes a read that waits for output that may never come.
 	_ = s.r.SetReadDeadline(now.Add(pipeGrace))
 }
@@ -76,19 +82,20 @@ func (s *pipeStream) copy() {
 	defer s.r.Close()
 	buf := make([]byte, teeBuffer)
 	var waited time.Duration // after the exit
+	toEnd := false           // no writer is left: read to the end
 	for {
 		before := time.Now()
-		if at := s.exitedAt.Load(); at != 0 {
-			end := time.Unix(0, at).Add(drainLimit)
+		if at := s.exitedAt.Load(); at != nil && !toEnd {
+			end := at.Add(drainLimit)
 			if grace := before.Add(pipeGrace - waited); grace.Before(end) {
 				end = grace
 			}
 			_ = s.r.SetReadDeadline(end)
 		}
 		n, err := s.r.Read(buf)
-		if at := s.exitedAt.Load(); at != 0 {
+		if at := s.exitedAt.Load(); at != nil {
 			// Only the wait since the exit counts.
-			from := time.Unix(0, at)
+			from := *at
 			if before.After(from) {
 				from = before
 			}
@@ -100,12 +107,40 @@ func (s *pipeStream) copy() {
 			}
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
+			if !writerLeft(s.r) {
+				// Only what the command wrote before it exited is
+				// left (drainLimit came while the destination was
+				// slow): read it to the end.
+				toEnd = true
+				_ = s.r.SetReadDeadline(time.Time{})
+				continue
+			}
+			s.relays.Lock()
 			handOver(s.r, s.out)
+			s.relays.Unlock()
 		}
 		if err != nil {
 			return // the end of the stream, the grace spent, or the pipe closed
 		}
 	}
+}
+
+// writerLeft reports whether some process still holds the writing end of
+// the pipe r reads: poll reports POLLHUP once none does. When poll cannot
+// tell, it says yes.
+func writerLeft(r *os.File) bool {
+	c, err := r.SyscallConn()
+	if err != nil {
+		return true
+	}
+	left := true
+	_ = c.Control(func(fd uintptr) {
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		if n, err := unix.Poll(fds, 0); err == nil && n > 0 && fds[0].Revents&unix.POLLHUP != 0 {
+			left = false
+		}
+	})
+	return left
 }
 
 // handOver gives the read end of a watched pipe that a process left
@@ -129,7 +164,7 @@ func handOver(r *os.File, dst io.Writer) {
 	relay := exec.Command(path)
 	relay.Stdin, relay.Stdout = r, f // os/exec makes r blocking for cat
 	relay.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if relay.Start() == nil {
+	if proc.StartAlone(relay) == nil {
 		go func() { _ = relay.Wait() }() // reaped if it ends while retry runs
 	}
 }

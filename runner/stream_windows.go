@@ -2,7 +2,10 @@
 
 package runner
 
-import "io"
+import (
+	"io"
+	"sync"
+)
 
 // execStream is a watched stream left to os/exec, which copies it from
 // the process's pipe through the matcher's tee and closes the pipe
@@ -12,7 +15,7 @@ type execStream struct{}
 
 // watchStream makes *dst, the destination of one of the attempt's
 // streams, a tee to the old destination and to m.
-func watchStream(dst *io.Writer, m io.Writer) (stream, error) {
+func watchStream(dst *io.Writer, m io.Writer, _ *sync.Mutex) (stream, error) {
 	*dst = &tee{dst: *dst, m: m}
 	return execStream{}, nil
 }

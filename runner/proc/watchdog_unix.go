@@ -33,7 +33,7 @@ func Watch(cmd *exec.Cmd) (release func()) {
 	dog := exec.Command("/bin/sh", "-c", watchdogScript, "retry-watchdog", strconv.Itoa(cmd.Process.Pid))
 	dog.Stdin = r
 	dog.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	err = dog.Start()
+	err = StartAlone(dog)
 	_ = r.Close()
 	if err != nil {
 		_ = w.Close()

@@ -346,6 +346,13 @@ func (r *run) loop(ctx context.Context) *Result {
 			r.observeFinish(a, false)
 			return res
 		}
+		if err := r.streams.Replayable(); err != nil {
+			// No other attempt could get its input: fail now, not
+			// after the wait.
+			r.observeFinish(a, false)
+			r.err = err
+			return res
+		}
 		delay, err := r.cfg.Backoff.Delay(n-1, r.rand)
 		if err != nil {
 			// Run checked the policy; an error here is a bug.

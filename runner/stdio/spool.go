@@ -180,6 +180,15 @@ func (s *spool) begin() (*os.File, error) {
 	return r, nil
 }
 
+func (s *spool) replayable() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lost != nil {
+		return fmt.Errorf("cannot replay: %w", s.lost)
+	}
+	return nil
+}
+
 // replay copies the file into f's pipe from the start; once it has caught
 // up, it hands f to the pump, or, when the file holds the whole input,
 // closes the pipe so that the attempt sees the end of file.

@@ -45,7 +45,8 @@ func (in *nullInput) end() error {
 	return err
 }
 
-func (in *nullInput) close() error { return in.end() }
+func (in *nullInput) close() error   { return in.end() }
+func (*nullInput) replayable() error { return nil }
 
 // inheritInput gives each attempt retry's own stdin.
 type inheritInput struct{ f *os.File }
@@ -53,6 +54,7 @@ type inheritInput struct{ f *os.File }
 func (in inheritInput) begin() (*os.File, error) { return in.f, nil }
 func (inheritInput) end() error                  { return nil }
 func (inheritInput) close() error                { return nil }
+func (inheritInput) replayable() error           { return nil }
 
 // fileInput replays a regular file: before each attempt the file offset
 // goes back to where retry found it. The attempt gets retry's own open
@@ -79,8 +81,9 @@ func (in *fileInput) begin() (*os.File, error) {
 	return in.f, nil
 }
 
-func (*fileInput) end() error   { return nil }
-func (*fileInput) close() error { return nil }
+func (*fileInput) end() error        { return nil }
+func (*fileInput) close() error      { return nil }
+func (*fileInput) replayable() error { return nil }
 
 // isNullDevice reports whether fi describes the null device, the usual
 // stdin of a job run by a scheduler or a benchmark.

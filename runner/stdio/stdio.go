@@ -146,6 +146,9 @@ type input interface {
 	begin() (*os.File, error)
 	end() error
 	close() error
+	// replayable says why another attempt could not get its input; nil
+	// when it can.
+	replayable() error
 }
 
 // output is one StdoutMode's way to give each attempt its stdout.
@@ -224,6 +227,18 @@ func (s *Streams) End() error {
 	}
 	if outErr != nil {
 		return fmt.Errorf("stdout: %w", outErr)
+	}
+	return nil
+}
+
+// Replayable reports why another attempt could not be given its input,
+// or nil when it can: a spool that could not be written (a full TMPDIR)
+// lacks what the last attempt read since. The runner asks before it waits
+// to retry, so that the operation fails at once rather than after the
+// wait; Begin refuses such an attempt all the same.
+func (s *Streams) Replayable() error {
+	if err := s.in.replayable(); err != nil {
+		return fmt.Errorf("stdin: %w", err)
 	}
 	return nil
 }

@@ -15,24 +15,6 @@ type Clock interface {
 	Sleep(ctx context.Context, d time.Duration) error
 }
 
-type realClock struct{}
-
-func (realClock) Now() time.Time { return time.Now() }
-
-func (realClock) Sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
 // attemptLimit returns how long the next attempt may run when it starts
 // at now: the timeout, shortened to the time left before the deadline.
 // 0 means no limit. ok is false when the deadline has already passed.

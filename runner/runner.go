@@ -15,6 +15,7 @@ import (
 
 	"github.com/b0a38808/retry/runner/backoff"
 	"github.com/b0a38808/retry/runner/classify"
+	"github.com/b0a38808/retry/runner/clock"
 	"github.com/b0a38808/retry/runner/proc"
 	"github.com/b0a38808/retry/runner/stdio"
 )
@@ -254,7 +255,7 @@ func newRun(cfg Config, cancel context.CancelCauseFunc) *run {
 		r.term = proc.NewTerminal(cfg.Terminal)
 	}
 	if r.clock == nil {
-		r.clock = realClock{}
+		r.clock = clock.Real{}
 	}
 	if r.rand == nil {
 		r.rand = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/b0a38808/retry/runner/clock"
 )
 
 // errNotRegular marks a state file that is a symlink or not a regular file.
@@ -95,7 +97,7 @@ func Open(dir, name string, p Policy, o Options) (*Budget, error) {
 		b.now = time.Now
 	}
 	if b.sleep == nil {
-		b.sleep = sleepContext
+		b.sleep = clock.Real{}.Sleep
 	}
 	return b, nil
 }
@@ -277,16 +279,4 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// sleepContext waits for d or until ctx is done.
-func sleepContext(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

@@ -84,8 +84,9 @@ func (s *pipeStream) copy() {
 	var waited time.Duration // after the exit
 	toEnd := false           // no writer is left: read to the end
 	for {
-		before := time.Now()
+		var before time.Time // read only after the exit: not on every read
 		if at := s.exitedAt.Load(); at != nil && !toEnd {
+			before = time.Now()
 			end := at.Add(drainLimit)
 			if grace := before.Add(pipeGrace - waited); grace.Before(end) {
 				end = grace
@@ -94,7 +95,8 @@ func (s *pipeStream) copy() {
 		}
 		n, err := s.r.Read(buf)
 		if at := s.exitedAt.Load(); at != nil {
-			// Only the wait since the exit counts.
+			// Only the wait since the exit counts (before is zero when
+			// the exit came during this read).
 			from := *at
 			if before.After(from) {
 				from = before

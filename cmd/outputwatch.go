@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	"github.com/b0a38808/retry/runner"
+	"github.com/b0a38808/retry/runner/stdio"
 )
 
 // outputWatch lets retry outlive a write of its own to a stdout or stderr
@@ -65,7 +65,7 @@ func watchOutput(ctx context.Context, signals *signalCatcher) (context.Context, 
 // from a write into an attempt's stdin that the attempt had closed: only
 // a stdout or stderr without a reader means that retry's output is gone.
 func (w *outputWatch) check() {
-	if runner.ReaderGone(os.Stdout) || runner.ReaderGone(os.Stderr) {
+	if stdio.ReaderGone(os.Stdout) || stdio.ReaderGone(os.Stderr) {
 		w.lose()
 	}
 }

@@ -18,11 +18,6 @@ import (
 	"github.com/b0a38808/retry/runner/stdio"
 )
 
-// pipeGrace bounds how long an attempt's output pipes are drained after
-// its process exits, so that a grandchild holding them open cannot make
-// retry hang.
-const pipeGrace = 500 * time.Millisecond
-
 // watchdogAfter is how long an attempt runs before it gets a watchdog
 // (proc.Watch).
 const watchdogAfter = 250 * time.Millisecond
@@ -41,7 +36,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 		a.ExitCode = classify.StartFailureCode(err)
 		return classify.Output{}, false
 	}
-	cmd.WaitDelay = pipeGrace // for the streams os/exec carries
+	cmd.WaitDelay = stdio.DrainGrace // for the streams os/exec carries
 	proc.Prepare(cmd)
 	var stopped func()
 	if r.term != nil {
@@ -134,7 +129,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 				endGroup(cmd, kill)
 			}
 			// Whatever the attempt left running is left alone from here;
-			// what it still writes gets pipeGrace to arrive.
+			// what it still writes gets stdio.DrainGrace to arrive.
 			watch.exited()
 			release()
 			<-released

@@ -408,7 +408,7 @@ func interrupted(a *Attempt) bool {
 func (r *run) outputGone(a *Attempt) bool {
 	sigpipe := a.Signal == syscall.SIGPIPE && !a.SignalSent ||
 		a.Signal == 0 && a.StartErr == nil && a.ExitCode == 128+int(syscall.SIGPIPE)
-	return sigpipe && (readerGone(r.cfg.Stdout) || readerGone(r.cfg.Stderr))
+	return sigpipe && (stdio.ReaderGone(r.cfg.Stdout) || stdio.ReaderGone(r.cfg.Stderr))
 }
 
 func (r *run) observeStart(a *Attempt) {

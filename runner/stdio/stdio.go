@@ -1,7 +1,8 @@
-// Package stdio gives each attempt of a command its standard input and
-// output so that retrying neither loses nor mixes bytes: every attempt can
-// read the same input from the start, and with StdoutFinal only the last
-// attempt's output reaches the real stdout.
+// Package stdio carries every byte between an attempt and retry's own
+// descriptors, so that retrying neither loses nor mixes bytes: every
+// attempt can read the same input from the start, with StdoutFinal only
+// the last attempt's output reaches the real stdout, and a Tap shows the
+// streams the classification reads to a matcher on their way out.
 //
 // The runner drives it in this order, once per attempt:
 //

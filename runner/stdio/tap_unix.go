@@ -1,6 +1,6 @@
 //go:build unix
 
-package runner
+package stdio
 
 import (
 	"errors"
@@ -21,11 +21,11 @@ import (
 // watched streams are read however the time goes: a process left behind
 // that keeps writing to a slow destination could otherwise keep retry
 // reading for ever.
-const drainLimit = 20 * pipeGrace
+const drainLimit = 20 * DrainGrace
 
 // pipeStream is a watched stream that retry carries itself, through a pipe
 // of its own, rather than leaving it to os/exec: after the process exits,
-// os/exec closes its pipes pipeGrace later whatever is still unread, and
+// os/exec closes its pipes DrainGrace later whatever is still unread, and
 // a copy held up by a slow destination (a CI log reader) then loses the
 // end of the output. Here the grace counts only the time spent waiting
 // for more to read, not the time the destination takes.
@@ -67,14 +67,14 @@ func (s *pipeStream) exited() {
 	now := time.Now()
 	s.exitedAt.Store(&now)
 	// Wakes a read that waits for output that may never come.
-	_ = s.r.SetReadDeadline(now.Add(pipeGrace))
+	_ = s.r.SetReadDeadline(now.Add(DrainGrace))
 }
 
 func (s *pipeStream) wait() { <-s.done }
 
 // copy copies the pipe to the destination until the end of the stream,
 // a failed write to the destination, or, once the process has exited,
-// pipeGrace spent waiting for more (drainLimit at most). In that last case
+// DrainGrace spent waiting for more (drainLimit at most). In that last case
 // a process the attempt left behind still holds the pipe: the pipe goes
 // to a relay (handOver), so that the process keeps its output.
 func (s *pipeStream) copy() {
@@ -88,7 +88,7 @@ func (s *pipeStream) copy() {
 		if at := s.exitedAt.Load(); at != nil && !toEnd {
 			before = time.Now()
 			end := at.Add(drainLimit)
-			if grace := before.Add(pipeGrace - waited); grace.Before(end) {
+			if grace := before.Add(DrainGrace - waited); grace.Before(end) {
 				end = grace
 			}
 			_ = s.r.SetReadDeadline(end)

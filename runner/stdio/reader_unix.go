@@ -1,6 +1,6 @@
 //go:build unix
 
-package runner
+package stdio
 
 import (
 	"io"
@@ -9,10 +9,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// readerGone reports whether w is a pipe or socket whose reading end has
+// ReaderGone reports whether w is a pipe or socket whose reading end has
 // closed (`retry ... | head -1` after head has exited), or a terminal that
-// has hung up: nothing would read another attempt's output.
-func readerGone(w io.Writer) bool {
+// has hung up: nothing reads what is written there any more. It is false
+// for any other writer.
+func ReaderGone(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 
 	"github.com/b0a38808/retry/exitcodes"
+	"github.com/b0a38808/retry/runner"
+	"github.com/b0a38808/retry/runner/proc"
 )
 
 // Execute runs retry with args (without the program name) and returns
@@ -17,10 +20,10 @@ import (
 // first tries to die by that signal, so a calling shell sees it as such.
 func Execute(version string, args []string) int {
 	// The process exits next: the signals stay caught (see
-	// signalCatcher.stop).
-	status := executeWith(version, args, os.Stdout, os.Stderr, catchSignals())
+	// runner.SignalCatcher.Stop).
+	status := executeWith(version, args, os.Stdout, os.Stderr, runner.CatchSignals())
 	if status.signal != 0 {
-		raise(status.signal)
+		proc.Raise(syscall.Signal(status.signal))
 	}
 	return int(status.code)
 }
@@ -51,15 +54,15 @@ func usagef(hint, format string, args ...any) *usageError {
 // execute runs retry in a process that goes on afterwards, as tests do:
 // the signals are caught only while it runs.
 func execute(version string, args []string, stdout, stderr io.Writer) exitStatus {
-	signals := catchSignals()
-	defer signals.stop()
+	signals := runner.CatchSignals()
+	defer signals.Stop()
 	return executeWith(version, args, stdout, stderr, signals)
 }
 
 // executeWith runs retry with signals catching the signals its attempts
 // are given: started before the flags are parsed, it is waited for before
 // the first attempt starts.
-func executeWith(version string, args []string, stdout, stderr io.Writer, signals *signalCatcher) exitStatus {
+func executeWith(version string, args []string, stdout, stderr io.Writer, signals *runner.SignalCatcher) exitStatus {
 	root := newRootCommand(version, args, stdout, stderr, signals)
 	err := root.Execute()
 	var status *exitStatus

@@ -33,10 +33,10 @@ type options struct {
 	classify                                           classifyOptions
 	streams                                            streamOptions
 
-	signals *signalCatcher // started before the flags are parsed
+	signals *runner.SignalCatcher // started before the flags are parsed
 }
 
-func newOptions(signals *signalCatcher) *options { return &options{signals: signals} }
+func newOptions(signals *runner.SignalCatcher) *options { return &options{signals: signals} }
 
 // register declares the flags on fs. Values are kept as text so that
 // every bad value gets one clear message in config.
@@ -161,7 +161,7 @@ func inheritedDepth(s string) int {
 // run runs the operation and renders what happened.
 func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if o.signals == nil {
-		o.signals = catchSignals()
+		o.signals = runner.CatchSignals()
 	}
 	ctx, watch := watchOutput(ctx, o.signals)
 	defer watch.stop()
@@ -184,7 +184,7 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	attachTerminal(&cfg)
 	// The signals are being caught meanwhile: the runner waits for that
 	// before it starts the first attempt.
-	cfg.Signals, cfg.SignalsReady = o.signals.ch, o.signals.ready
+	cfg.Signals, cfg.SignalsReady = o.signals.Signals(), o.signals.Ready()
 	cfg.Stdout, cfg.Stderr = stdout, stderr
 	cfg.Observer = o.scale.observer(out, stderr, o.quiet)
 	out.watch = watch

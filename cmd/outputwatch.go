@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/b0a38808/retry/runner"
 	"github.com/b0a38808/retry/runner/stdio"
 )
 
@@ -23,29 +24,29 @@ import (
 // action when an attempt starts, so the attempts still die from it. A
 // SIGPIPE that was ignored when retry started stays ignored, and then
 // nothing is watched: retry's writes fail, as they did before. The
-// signalCatcher catches it with the forwarded signals, in the background;
-// the runner waits for that before it does anything that can write
-// (runner.Config.SignalsReady).
+// runner.SignalCatcher catches it with the forwarded signals, in the
+// background; the runner waits for that before it does anything that can
+// write (runner.Config.SignalsReady).
 type outputWatch struct {
-	cancel context.CancelCauseFunc
-	sigs   chan os.Signal // nil: nothing is watched
-	caught <-chan struct{}
-	quit   chan struct{}
-	done   chan struct{}
-	gone   atomic.Bool
-	once   sync.Once
+	cancel  context.CancelCauseFunc
+	signals *runner.SignalCatcher
+	sigs    <-chan os.Signal // nil: nothing is watched
+	quit    chan struct{}
+	done    chan struct{}
+	gone    atomic.Bool
+	once    sync.Once
 }
 
 // watchOutput starts the watch of the SIGPIPE that signals catches. The
 // operation must run with the returned context, which the watch cancels
 // when retry's output is gone.
-func watchOutput(ctx context.Context, signals *signalCatcher) (context.Context, *outputWatch) {
+func watchOutput(ctx context.Context, signals *runner.SignalCatcher) (context.Context, *outputWatch) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	w := &outputWatch{cancel: cancel}
 	if signal.Ignored(syscall.SIGPIPE) {
 		return ctx, w
 	}
-	w.sigs, w.caught = signals.pipe, signals.ready
+	w.signals, w.sigs = signals, signals.Pipe()
 	w.quit, w.done = make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(w.done)
@@ -92,10 +93,9 @@ func (w *outputWatch) stop() (gone bool) {
 		if w.sigs == nil {
 			return
 		}
-		// Once Stop returns, every SIGPIPE received before is in w.sigs
-		// or has been read. (A Stop before the Notify would be undone.)
-		<-w.caught
-		signal.Stop(w.sigs)
+		// Once StopPipe returns, every SIGPIPE received before is in
+		// w.sigs or has been read.
+		w.signals.StopPipe()
 		close(w.quit)
 		<-w.done
 		select {

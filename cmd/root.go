@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/b0a38808/retry/runner"
 )
 
 const usageLine = "retry [flags] [--] COMMAND [ARG...]"
@@ -17,7 +19,7 @@ const usageLine = "retry [flags] [--] COMMAND [ARG...]"
 // tree, so `retry -a 3 presets` and `retry -- presets` run a command
 // named presets. signals catches the signals the attempts are given;
 // nil starts catching them when the command runs.
-func newRootCommand(version string, args []string, stdout, stderr io.Writer, signals *signalCatcher) *cobra.Command {
+func newRootCommand(version string, args []string, stdout, stderr io.Writer, signals *runner.SignalCatcher) *cobra.Command {
 	opts := newOptions(signals)
 	root := &cobra.Command{
 		Use:   usageLine,

@@ -2,8 +2,6 @@ package cmd
 
 import (
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/pflag"
@@ -47,55 +45,4 @@ func attachTerminal(cfg *runner.Config) {
 	if cfg.StdinMode == stdio.StdinReplay {
 		cfg.StdinMode = stdio.StdinInherit
 	}
-}
-
-// signalCatcher catches the signals retry forwards to its attempts (see
-// runner.Config.Signals). A signal ignored when retry started stays
-// ignored, for retry and its attempts, as with timeout(1): `nohup retry
-// ...` and background jobs of a shell without job control keep their
-// SIGHUP and SIGINT ignored. (Go respects only these two; see the manual.)
-//
-// signal.Notify takes about 0.3 ms: it starts the runtime's signal thread
-// and waits for it once per signal. catchSignals runs it on a goroutine of
-// its own, so that it overlaps the flag parsing and checks and the set-up
-// of the operation on a second core; the runner waits for it
-// (runner.Config.SignalsReady) before it starts the first attempt, so no
-// attempt ever runs while one of these signals still has its default
-// action.
-//
-// It catches SIGPIPE too, on a channel of its own, for the output watch
-// (outputwatch.go), unless SIGPIPE was ignored when retry started.
-type signalCatcher struct {
-	ch    chan os.Signal
-	pipe  chan os.Signal
-	ready chan struct{}
-}
-
-// catchSignals starts catching the forwarded signals and SIGPIPE, and
-// ignoring SIGTTOU and SIGTTIN, in the background.
-func catchSignals() *signalCatcher {
-	c := &signalCatcher{ch: make(chan os.Signal, 16), pipe: make(chan os.Signal, 1), ready: make(chan struct{})}
-	go func() {
-		defer close(c.ready)
-		var sigs []os.Signal
-		for _, sig := range forwardedSignals() {
-			if !signal.Ignored(sig) {
-				sigs = append(sigs, sig)
-			}
-		}
-		signal.Notify(c.ch, sigs...)
-		ignoreJobControl()
-		if !signal.Ignored(syscall.SIGPIPE) {
-			signal.Notify(c.pipe, syscall.SIGPIPE)
-		}
-	}()
-	return c
-}
-
-// stop stops catching the signals. retry itself exits instead, which
-// saves the same round trips to the signal thread again.
-func (c *signalCatcher) stop() {
-	<-c.ready
-	signal.Stop(c.ch)
-	signal.Stop(c.pipe)
 }

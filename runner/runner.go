@@ -79,7 +79,7 @@ type Config struct {
 	// written out. See runner/stdio.
 	StdinMode  stdio.StdinMode
 	StdoutMode stdio.StdoutMode
-	// Signals delivers the signals retry receives (os/signal.Notify):
+	// Signals delivers the signals retry receives (SignalCatcher.Signals):
 	// each is forwarded to the running attempt's process group; INT,
 	// TERM, HUP and QUIT also cancel (see Cancels), and a second INT or
 	// TERM kills the group at once. Nil: none.
@@ -389,15 +389,6 @@ func (r *run) loop(ctx context.Context) *Result {
 			return res
 		}
 	}
-}
-
-// interrupted reports whether an attempt that held the terminal's
-// foreground died as Ctrl-C or Ctrl-\ make it die: the user ended it, and
-// that never calls for another attempt. (Those keys reach the attempt, not
-// retry, while it holds the foreground.) A SIGINT or SIGQUIT that retry
-// sent itself, as --stop-signal at a timeout, is not the user's.
-func interrupted(a *Attempt) bool {
-	return (a.Signal == syscall.SIGINT || a.Signal == syscall.SIGQUIT) && !a.SignalSent
 }
 
 // outputGone reports whether the attempt died from SIGPIPE because the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"os/signal"
 	"sync"
 	"syscall"
 
@@ -18,6 +19,15 @@ func Cancels(sig syscall.Signal) bool {
 		return true
 	}
 	return false
+}
+
+// interrupted reports whether an attempt that held the terminal's
+// foreground died as Ctrl-C or Ctrl-\ make it die: the user ended it, and
+// that never calls for another attempt. (Those keys reach the attempt, not
+// retry, while it holds the foreground.) A SIGINT or SIGQUIT that retry
+// sent itself, as --stop-signal at a timeout, is not the user's.
+func interrupted(a *Attempt) bool {
+	return (a.Signal == syscall.SIGINT || a.Signal == syscall.SIGQUIT) && !a.SignalSent
 }
 
 // forwarder is the one way signals reach an attempt: those retry receives
@@ -158,4 +168,69 @@ func (f *forwarder) ended(sig syscall.Signal) (sent bool) {
 	sent = sig != 0 && f.sent[sig]
 	f.cmd, f.sent = nil, nil
 	return sent
+}
+
+// SignalCatcher catches the signals retry forwards to its attempts
+// (proc.Forwarded), for Config.Signals, and SIGPIPE, for a caller that
+// must outlive a write of its own to an output without a reader. A signal
+// ignored when retry started stays ignored, for retry and its attempts,
+// as with timeout(1): `nohup retry ...` and background jobs of a shell
+// without job control keep their SIGHUP and SIGINT ignored. (Go respects
+// only these two; see the manual.) It also makes SIGTTOU and SIGTTIN
+// harmless (proc.IgnoreJobControl), as Config.Terminal needs.
+//
+// The catching runs on a goroutine of its own, so that it overlaps the
+// caller's set-up; Run waits for it (Config.SignalsReady) before it starts
+// the first attempt, so no attempt ever runs while one of these signals
+// still has its default action.
+type SignalCatcher struct {
+	ch    chan os.Signal
+	pipe  chan os.Signal
+	ready chan struct{}
+}
+
+// CatchSignals starts catching the forwarded signals and SIGPIPE, in the
+// background.
+func CatchSignals() *SignalCatcher {
+	c := &SignalCatcher{ch: make(chan os.Signal, 16), pipe: make(chan os.Signal, 1), ready: make(chan struct{})}
+	go func() {
+		defer close(c.ready)
+		var sigs []os.Signal
+		for _, sig := range proc.Forwarded() {
+			if !signal.Ignored(sig) {
+				sigs = append(sigs, sig)
+			}
+		}
+		signal.Notify(c.ch, sigs...)
+		proc.IgnoreJobControl()
+		if !signal.Ignored(syscall.SIGPIPE) {
+			signal.Notify(c.pipe, syscall.SIGPIPE)
+		}
+	}()
+	return c
+}
+
+// Signals delivers the forwarded signals: Config.Signals.
+func (c *SignalCatcher) Signals() <-chan os.Signal { return c.ch }
+
+// Ready is closed once the signals are caught: Config.SignalsReady.
+func (c *SignalCatcher) Ready() <-chan struct{} { return c.ready }
+
+// Pipe delivers SIGPIPE, unless it was ignored when retry started.
+func (c *SignalCatcher) Pipe() <-chan os.Signal { return c.pipe }
+
+// StopPipe stops catching SIGPIPE: a later write to an output without a
+// reader kills retry again. Once it returns, every SIGPIPE received
+// before is in Pipe or has been read.
+func (c *SignalCatcher) StopPipe() {
+	<-c.ready // a Stop before the Notify would be undone
+	signal.Stop(c.pipe)
+}
+
+// Stop stops catching the signals. A process that exits next need not
+// call it: that saves the same round trips to the signal thread again.
+func (c *SignalCatcher) Stop() {
+	<-c.ready
+	signal.Stop(c.ch)
+	signal.Stop(c.pipe)
 }

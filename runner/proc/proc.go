@@ -1,6 +1,7 @@
-// Package proc starts an attempt in a process group of its own and
-// signals the whole group, so that stopping an attempt stops everything
-// it started.
+// Package proc is what retry asks of the system about processes and
+// signals: an attempt's process group (started, signalled, waited for,
+// watched, given the terminal), signal names, the signals retry forwards,
+// and raising a signal on retry itself.
 package proc
 
 import (

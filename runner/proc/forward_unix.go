@@ -1,6 +1,6 @@
 //go:build unix
 
-package cmd
+package proc
 
 import (
 	"os"
@@ -8,14 +8,14 @@ import (
 	"syscall"
 )
 
-// forwardedSignals are the signals retry passes on to the running attempt.
-func forwardedSignals() []os.Signal {
+// Forwarded returns the signals retry passes on to the running attempt.
+func Forwarded() []os.Signal {
 	return []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2}
 }
 
-// ignoreJobControl makes sure SIGTTOU and SIGTTIN never stop retry: it
+// IgnoreJobControl makes sure SIGTTOU and SIGTTIN never stop retry: it
 // takes the terminal's foreground back from an attempt while it is itself
 // in the background.
-func ignoreJobControl() {
+func IgnoreJobControl() {
 	signal.Ignore(syscall.SIGTTOU, syscall.SIGTTIN)
 }

@@ -163,7 +163,7 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	if o.signals == nil {
 		o.signals = runner.CatchSignals()
 	}
-	ctx, watch := watchOutput(ctx, o.signals)
+	ctx, watch := watchOwnOutput(ctx, o.signals)
 	defer watch.stop()
 	cfg, err := o.config(args, time.Now())
 	if err != nil {

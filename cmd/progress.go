@@ -36,7 +36,7 @@ type reporter struct {
 	shown []string   // the command, redacted when first needed
 	count *countdown // the wait counting down, on a terminal
 
-	watch *outputWatch // told when a progress line finds no reader; may be nil
+	watch *ownOutput // told when a progress line finds no reader; may be nil
 }
 
 // countdownMin is the shortest wait worth counting down.

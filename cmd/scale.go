@@ -126,7 +126,7 @@ func (o *scaleOptions) open(cfg *runner.Config, getenv func(string) string) (fun
 			return nil, usagef("choose one with --state-dir DIR", "--budget: no state directory: %s", err)
 		}
 	}
-	b, err := budget.Open(dir, o.budget, o.policy, budget.Options{})
+	b, err := budget.Open(dir, o.budget, o.policy, nil)
 	if err != nil {
 		return nil, usagef("choose another with --state-dir DIR, or run without --budget", "--budget: %s", err)
 	}

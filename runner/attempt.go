@@ -29,7 +29,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 	cmd := exec.Command(r.cfg.Command[0], r.cfg.Command[1:]...)
 	cmd.Env = r.env.forAttempt(a.Number)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = std.Stdin, std.Stdout, r.cfg.Stderr
-	watch, err := r.watchOutput(cmd)
+	output, err := r.tapOutput(cmd)
 	if err != nil {
 		a.Started = r.clock.Now()
 		a.StartErr = err
@@ -71,7 +71,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 	}()
 	if err := <-started; err != nil {
 		a.Duration = r.clock.Now().Sub(a.Started)
-		watch.abort()
+		output.abort()
 		if held {
 			r.term.Restore()
 		}
@@ -79,7 +79,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 		a.ExitCode = classify.StartFailureCode(a.StartErr)
 		return classify.Output{}, false
 	}
-	watch.started()
+	output.started()
 
 	var timeout, kill <-chan time.Time
 	if limit > 0 {
@@ -130,7 +130,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 			}
 			// Whatever the attempt left running is left alone from here;
 			// what it still writes gets stdio.DrainGrace to arrive.
-			watch.exited()
+			output.exited()
 			release()
 			<-released
 			a.ExitCode, a.Signal = st.ExitCode, st.Signal
@@ -138,7 +138,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 			if held {
 				r.term.Reclaim(cmd.Process.Pid)
 			}
-			return watch.finish(), held
+			return output.finish(), held
 		case <-watchdog.C:
 			release = proc.Watch(cmd)
 		case <-timeout:

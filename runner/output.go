@@ -8,15 +8,15 @@ import (
 	"github.com/b0a38808/retry/runner/stdio"
 )
 
-// watchOutput puts a matcher between the attempt's watched streams and
+// tapOutput puts a matcher between the attempt's watched streams and
 // their destinations, when the rules read output; otherwise it leaves the
 // streams alone, so that a terminal or a file reaches the command itself.
 // The returned watch is told when the attempt's process has started (or
 // could not), and when it has been reaped; its finish, called once the
 // attempt has ended, waits for the rest of the output and returns what it
 // showed.
-func (r *run) watchOutput(cmd *exec.Cmd) (*outputWatch, error) {
-	w := &outputWatch{m: r.rules.NewMatcher(r.clock.Now)}
+func (r *run) tapOutput(cmd *exec.Cmd) (*attemptOutput, error) {
+	w := &attemptOutput{m: r.rules.NewMatcher(r.clock.Now)}
 	if w.m == nil {
 		return w, nil
 	}
@@ -39,25 +39,26 @@ func (r *run) watchOutput(cmd *exec.Cmd) (*outputWatch, error) {
 	return w, nil
 }
 
-// outputWatch is the watched output of one attempt.
-type outputWatch struct {
+// attemptOutput is the watched output of one attempt: its matcher, and the
+// tap that shows the matcher the attempt's streams.
+type attemptOutput struct {
 	m        *classify.Matcher // nil: nothing is watched
 	matchers []io.Closer
 	tap      stdio.Tap
 }
 
-func (w *outputWatch) started() { w.tap.Started() }
+func (w *attemptOutput) started() { w.tap.Started() }
 
-func (w *outputWatch) exited() { w.tap.Exited() }
+func (w *attemptOutput) exited() { w.tap.Exited() }
 
 // abort releases the streams of an attempt that did not start.
-func (w *outputWatch) abort() {
+func (w *attemptOutput) abort() {
 	w.tap.Abort()
 	w.close()
 }
 
 // finish waits for the rest of the output and returns what it showed.
-func (w *outputWatch) finish() classify.Output {
+func (w *attemptOutput) finish() classify.Output {
 	w.tap.Wait()
 	w.close()
 	if w.m == nil {
@@ -66,7 +67,7 @@ func (w *outputWatch) finish() classify.Output {
 	return w.m.Output()
 }
 
-func (w *outputWatch) close() {
+func (w *attemptOutput) close() {
 	for _, m := range w.matchers {
 		_ = m.Close()
 	}

@@ -68,7 +68,7 @@ type Config struct {
 	// attempts see Depth+1 in RETRY_DEPTH.
 	Depth int
 	// Clock tells the time and waits; nil means the real clock.
-	Clock Clock
+	Clock clock.Clock
 	// Stdin, Stdout and Stderr are the attempts' standard streams; nil
 	// means the current process's.
 	Stdin          *os.File
@@ -229,7 +229,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 
 type run struct {
 	cfg     Config
-	clock   Clock
+	clock   clock.Clock
 	rand    *rand.Rand
 	rules   *classify.Rules
 	env     environment

@@ -16,16 +16,6 @@ var errNotRegular = errors.New("not a regular file")
 // maxNameLen bounds a budget's name, which is part of its file names.
 const maxNameLen = 64
 
-// Options are the parts of a Budget a test replaces. Zero fields take the
-// real clock.
-type Options struct {
-	// Now returns the current time.
-	Now func() time.Time
-	// Sleep waits for d or until ctx is done, and returns ctx's error
-	// in that case. Acquire sleeps between looks for a free slot.
-	Sleep func(ctx context.Context, d time.Duration) error
-}
-
 // Budget is one named budget, open in one process. Its methods are safe for
 // concurrent use; every process and every Budget value that opens the same
 // name in the same directory shares the same counts.
@@ -72,8 +62,9 @@ func ValidateName(name string) error {
 // Open opens the budget name in the state directory dir, creating the
 // directory (mode 0700) and the budget's lock file (mode 0600) when they do
 // not exist. It fails when dir is a symlink, is not owned by the effective
-// user, is writable by others, or cannot be written.
-func Open(dir, name string, p Policy, o Options) (*Budget, error) {
+// user, is writable by others, or cannot be written. c tells the time and
+// sleeps between looks for a free slot; nil means the real clock.
+func Open(dir, name string, p Policy, c clock.Clock) (*Budget, error) {
 	if err := ValidateName(name); err != nil {
 		return nil, fmt.Errorf("budget name: %w", err)
 	}
@@ -92,13 +83,10 @@ func Open(dir, name string, p Policy, o Options) (*Budget, error) {
 		return nil, err
 	}
 	lock.Close()
-	b := &Budget{name: name, policy: p, dir: d, now: o.Now, sleep: o.Sleep}
-	if b.now == nil {
-		b.now = time.Now
+	if c == nil {
+		c = clock.Real{}
 	}
-	if b.sleep == nil {
-		b.sleep = clock.Real{}.Sleep
-	}
+	b := &Budget{name: name, policy: p, dir: d, now: c.Now, sleep: c.Sleep}
 	return b, nil
 }
 

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/b0a38808/retry/runner/clock"
 )
 
 // fakeClock is a clock whose Sleep advances it at once.
@@ -50,14 +52,10 @@ func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
 	return nil
 }
 
-func (c *fakeClock) options() Options {
-	return Options{Now: c.Now, Sleep: c.Sleep}
-}
-
 // openTest opens name in dir, failing the test on error.
-func openTest(t *testing.T, dir, name string, p Policy, o Options) *Budget {
+func openTest(t *testing.T, dir, name string, p Policy, c clock.Clock) *Budget {
 	t.Helper()
-	b, err := Open(dir, name, p, o)
+	b, err := Open(dir, name, p, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +118,7 @@ func TestBudgetSequence(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			clock := newFakeClock()
-			b := openTest(t, filepath.Join(t.TempDir(), "state"), "api", tt.policy, clock.options())
+			b := openTest(t, filepath.Join(t.TempDir(), "state"), "api", tt.policy, clock)
 			ctx := context.Background()
 			for i, s := range tt.steps {
 				clock.Advance(s.advance)
@@ -164,7 +162,7 @@ func TestBudgetSnapshotAndPersistence(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state")
 	clock := newFakeClock()
 	ctx := context.Background()
-	b, err := Open(dir, "api", DefaultPolicy(), clock.options())
+	b, err := Open(dir, "api", DefaultPolicy(), clock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +183,7 @@ func TestBudgetSnapshotAndPersistence(t *testing.T) {
 
 	// Another process, later: the counts are on disk.
 	clock.Advance(10 * time.Second)
-	b2 := openTest(t, dir, "api", Policy{Ratio: 0.5}, clock.options())
+	b2 := openTest(t, dir, "api", Policy{Ratio: 0.5}, clock)
 	snap, err = b2.Peek(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -195,7 +193,7 @@ func TestBudgetSnapshotAndPersistence(t *testing.T) {
 		t.Errorf("after reopening: snapshot = %+v, want %+v", snap, want)
 	}
 	// Another budget in the same directory is independent.
-	other := openTest(t, dir, "db", DefaultPolicy(), clock.options())
+	other := openTest(t, dir, "db", DefaultPolicy(), clock)
 	if snap, _ := other.Peek(ctx); snap.Firsts != 0 || snap.Retries != 0 {
 		t.Errorf("budget db sees %+v, want an empty window", snap)
 	}
@@ -229,7 +227,7 @@ func TestBudgetConcurrentExact(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					b, err := Open(dir, "shared", tt.policy, Options{})
+					b, err := Open(dir, "shared", tt.policy, nil)
 					if err != nil {
 						errs <- err
 						firstsDone.Done()
@@ -265,7 +263,7 @@ func TestBudgetConcurrentExact(t *testing.T) {
 			if allowed != tt.retries {
 				t.Errorf("%d retries allowed, want %d", allowed, tt.retries)
 			}
-			b := openTest(t, dir, "shared", tt.policy, Options{})
+			b := openTest(t, dir, "shared", tt.policy, nil)
 			snap, err := b.Peek(ctx)
 			if err != nil {
 				t.Fatal(err)
@@ -306,7 +304,7 @@ func TestBudgetCorruptStateIsReset(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "state")
-			b := openTest(t, dir, "api", DefaultPolicy(), Options{})
+			b := openTest(t, dir, "api", DefaultPolicy(), nil)
 			path := filepath.Join(dir, "api.budget")
 			tt.setup(t, path)
 			snap, err := b.RecordFirst(context.Background(), time.Time{})
@@ -341,7 +339,7 @@ func writeString(s string) func(*testing.T, string) {
 
 func TestBudgetModes(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "a", "state")
-	b := openTest(t, dir, "api", DefaultPolicy(), Options{})
+	b := openTest(t, dir, "api", DefaultPolicy(), nil)
 	if _, err := b.RecordFirst(context.Background(), time.Time{}); err != nil {
 		t.Fatal(err)
 	}
@@ -378,7 +376,7 @@ func TestBudgetModes(t *testing.T) {
 
 func TestBudgetLockWaitIsCancellable(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state")
-	b := openTest(t, dir, "api", DefaultPolicy(), Options{})
+	b := openTest(t, dir, "api", DefaultPolicy(), nil)
 	// Hold the budget's lock as another process would.
 	holder, err := b.lock(context.Background(), time.Time{})
 	if err != nil {
@@ -409,7 +407,7 @@ func TestBudgetLockWaitIsCancellable(t *testing.T) {
 func TestBudgetLockWaitEndsAtTheDeadline(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state")
 	clock := newFakeClock()
-	b := openTest(t, dir, "api", DefaultPolicy(), clock.options())
+	b := openTest(t, dir, "api", DefaultPolicy(), clock)
 	holder, err := b.lock(context.Background(), time.Time{})
 	if err != nil {
 		t.Fatal(err)
@@ -428,7 +426,7 @@ func TestBudgetLockWaitEndsAtTheDeadline(t *testing.T) {
 	}
 
 	// The real clock: the blocked wait ends too.
-	rb := openTest(t, dir, "api", DefaultPolicy(), Options{})
+	rb := openTest(t, dir, "api", DefaultPolicy(), nil)
 	start := time.Now()
 	if _, err := rb.RecordFirst(ctx, start.Add(50*time.Millisecond)); !errors.Is(err, ErrDeadline) {
 		t.Fatalf("RecordFirst under a held lock = %v, want ErrDeadline", err)
@@ -468,7 +466,7 @@ func TestOpenErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, err := Open(tt.dir, tt.budget, tt.policy, Options{})
+			b, err := Open(tt.dir, tt.budget, tt.policy, nil)
 			if err == nil {
 				b.Close()
 				t.Fatal("Open succeeded, want an error")

@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 }
 
 func holdSlot(dir string) int {
-	b, err := Open(dir, "api", DefaultPolicy(), Options{})
+	b, err := Open(dir, "api", DefaultPolicy(), nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -86,7 +86,7 @@ func TestSlotFreedWhenHolderDies(t *testing.T) {
 		defer syscall.Kill(childPid, syscall.SIGKILL)
 	}
 
-	b := openTest(t, dir, "api", DefaultPolicy(), Options{})
+	b := openTest(t, dir, "api", DefaultPolicy(), nil)
 	ctx := context.Background()
 	if _, err := b.Acquire(ctx, 1, time.Now().Add(30*time.Millisecond)); !errors.Is(err, ErrDeadline) {
 		t.Fatalf("Acquire while the helper holds the slot = %v, want ErrDeadline", err)
@@ -165,7 +165,7 @@ func TestStateDirChecks(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "state")
 			tt.setup(t, dir)
-			b, err := Open(dir, "api", DefaultPolicy(), Options{})
+			b, err := Open(dir, "api", DefaultPolicy(), nil)
 			if err == nil {
 				b.Close()
 				t.Fatal("Open succeeded, want an error")
@@ -186,7 +186,7 @@ func TestStateFilesAreNotFollowed(t *testing.T) {
 			if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
 				t.Fatal(err)
 			}
-			b, err := Open(dir, "api", DefaultPolicy(), Options{})
+			b, err := Open(dir, "api", DefaultPolicy(), nil)
 			if err == nil {
 				defer b.Close()
 				_, err = b.Acquire(context.Background(), 1, time.Time{})
@@ -203,7 +203,7 @@ func TestStateFilesAreNotFollowed(t *testing.T) {
 
 func TestStateFileFIFOIsReset(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state")
-	b := openTest(t, dir, "api", DefaultPolicy(), Options{})
+	b := openTest(t, dir, "api", DefaultPolicy(), nil)
 	if err := syscall.Mkfifo(filepath.Join(dir, "api.budget"), 0o600); err != nil {
 		t.Skip(err)
 	}

@@ -14,7 +14,7 @@ func TestAcquireUpToN(t *testing.T) {
 	for _, n := range []int{1, 2, 5} {
 		clock := newFakeClock()
 		dir := filepath.Join(t.TempDir(), "state")
-		b := openTest(t, dir, "api", DefaultPolicy(), clock.options())
+		b := openTest(t, dir, "api", DefaultPolicy(), clock)
 		ctx := context.Background()
 		var held []*Slot
 		seen := map[int]bool{}
@@ -61,7 +61,7 @@ func TestAcquireUpToN(t *testing.T) {
 func TestAcquireWaitsForARelease(t *testing.T) {
 	clock := newFakeClock()
 	dir := filepath.Join(t.TempDir(), "state")
-	b := openTest(t, dir, "api", DefaultPolicy(), clock.options())
+	b := openTest(t, dir, "api", DefaultPolicy(), clock)
 	ctx := context.Background()
 	first, err := b.Acquire(ctx, 1, time.Time{})
 	if err != nil {
@@ -93,7 +93,7 @@ func TestAcquireWaitsForARelease(t *testing.T) {
 
 func TestAcquireCancelled(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state")
-	b := openTest(t, dir, "api", DefaultPolicy(), Options{})
+	b := openTest(t, dir, "api", DefaultPolicy(), nil)
 	held, err := b.Acquire(context.Background(), 1, time.Time{})
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +119,7 @@ func TestAcquireCancelled(t *testing.T) {
 
 func TestAcquirePastDeadline(t *testing.T) {
 	clock := newFakeClock()
-	b := openTest(t, filepath.Join(t.TempDir(), "state"), "api", DefaultPolicy(), clock.options())
+	b := openTest(t, filepath.Join(t.TempDir(), "state"), "api", DefaultPolicy(), clock)
 	if _, err := b.Acquire(context.Background(), 3, clock.Now()); !errors.Is(err, ErrDeadline) {
 		t.Errorf("Acquire at the deadline = %v, want ErrDeadline", err)
 	}
@@ -142,7 +142,7 @@ func TestAcquirePeak(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b, err := Open(dir, "api", DefaultPolicy(), Options{})
+			b, err := Open(dir, "api", DefaultPolicy(), nil)
 			if err != nil {
 				errs <- err
 				return

@@ -159,12 +159,12 @@ func (r *Rules) Classify(f Facts) Decision {
 	}
 	// 8. Retrying was limited to what the rules list.
 	if len(r.RetryOn) > 0 || len(r.RetryIf) > 0 {
-		return Decision{Class: Permanent, Reason: fmt.Sprintf("not listed: %s matched no --retry-on or --retry-if rule", ending(f))}
+		return Decision{Class: Permanent, Reason: fmt.Sprintf("not listed: %s matched no --retry-on or --retry-if rule", howEnded(f))}
 	}
 	// 9. The default. A death by a signal retry forwarded counts as the
 	// non-zero status 128+N a shell would report.
 	if f.Signal != 0 {
-		return Decision{Class: Retryable, Retry: true, Reason: fmt.Sprintf("default: %s may be transient", ending(f))}
+		return Decision{Class: Retryable, Retry: true, Reason: fmt.Sprintf("default: %s may be transient", howEnded(f))}
 	}
 	if name, ok := permanentDefaults[f.ExitCode]; ok {
 		return Decision{Class: Permanent, Reason: fmt.Sprintf("default: exit %d is permanent (%s)", f.ExitCode, name)}
@@ -201,9 +201,9 @@ func matchReason(m *Match, kind RuleKind) string {
 	return fmt.Sprintf("%s matched %s of %s: %q", m.Stream, kind, m.From, m.Line)
 }
 
-// ending says how an attempt that did not time out ended: "exit 3", or
+// howEnded says how an attempt that did not time out ended: "exit 3", or
 // "killed by SIGUSR1 from retry" for a signal retry sent or forwarded.
-func ending(f Facts) string {
+func howEnded(f Facts) string {
 	switch {
 	case f.Signal == 0:
 		return fmt.Sprintf("exit %d", f.ExitCode)

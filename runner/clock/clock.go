@@ -1,11 +1,21 @@
-// Package clock is the real clock that the runner and the retry budget use
-// unless a test gives them a fake one.
+// Package clock is the one Clock that the runner and the retry budget
+// take, and the real one they use unless a test gives them a fake.
 package clock
 
 import (
 	"context"
 	"time"
 )
+
+// Clock tells the time and waits. Tests inject a fake one so that
+// backoff, deadline and budget arithmetic can be checked without sleeping.
+type Clock interface {
+	// Now returns the current time.
+	Now() time.Time
+	// Sleep waits for d, or until ctx is done, and then returns
+	// ctx.Err().
+	Sleep(ctx context.Context, d time.Duration) error
+}
 
 // Real tells the time and waits with the system's clock.
 type Real struct{}

@@ -13,7 +13,7 @@ import (
 	"github.com/b0a38808/retry/runner/stdio"
 )
 
-// outputWatch lets retry outlive a write of its own to a stdout or stderr
+// ownOutput lets retry outlive a write of its own to a stdout or stderr
 // whose reader has gone (`retry ... 2>&1 | head -0`). Such a write would
 // kill retry by SIGPIPE at once, before it wrote the report. While the
 // watch runs, the write fails instead and the operation is cancelled: no
@@ -27,7 +27,7 @@ import (
 // runner.SignalCatcher catches it with the forwarded signals, in the
 // background; the runner waits for that before it does anything that can
 // write (runner.Config.SignalsReady).
-type outputWatch struct {
+type ownOutput struct {
 	cancel  context.CancelCauseFunc
 	signals *runner.SignalCatcher
 	sigs    <-chan os.Signal // nil: nothing is watched
@@ -37,12 +37,12 @@ type outputWatch struct {
 	once    sync.Once
 }
 
-// watchOutput starts the watch of the SIGPIPE that signals catches. The
+// watchOwnOutput starts the watch of the SIGPIPE that signals catches. The
 // operation must run with the returned context, which the watch cancels
 // when retry's output is gone.
-func watchOutput(ctx context.Context, signals *runner.SignalCatcher) (context.Context, *outputWatch) {
+func watchOwnOutput(ctx context.Context, signals *runner.SignalCatcher) (context.Context, *ownOutput) {
 	ctx, cancel := context.WithCancelCause(ctx)
-	w := &outputWatch{cancel: cancel}
+	w := &ownOutput{cancel: cancel}
 	if signal.Ignored(syscall.SIGPIPE) {
 		return ctx, w
 	}
@@ -65,20 +65,20 @@ func watchOutput(ctx context.Context, signals *runner.SignalCatcher) (context.Co
 // check is called when retry has received SIGPIPE. The signal may come
 // from a write into an attempt's stdin that the attempt had closed: only
 // a stdout or stderr without a reader means that retry's output is gone.
-func (w *outputWatch) check() {
+func (w *ownOutput) check() {
 	if stdio.ReaderGone(os.Stdout) || stdio.ReaderGone(os.Stderr) {
 		w.lose()
 	}
 }
 
 // wrote is told of the error of a write to retry's stderr or stdout.
-func (w *outputWatch) wrote(err error) {
+func (w *ownOutput) wrote(err error) {
 	if w != nil && errors.Is(err, syscall.EPIPE) {
 		w.lose()
 	}
 }
 
-func (w *outputWatch) lose() {
+func (w *ownOutput) lose() {
 	if w.sigs == nil || w.gone.Swap(true) {
 		return
 	}
@@ -88,7 +88,7 @@ func (w *outputWatch) lose() {
 // stop ends the watch, so that a later write to a stdout or stderr
 // without a reader kills retry again, and reports whether retry's output
 // was gone while it ran. It may be called more than once.
-func (w *outputWatch) stop() (gone bool) {
+func (w *ownOutput) stop() (gone bool) {
 	w.once.Do(func() {
 		if w.sigs == nil {
 			return

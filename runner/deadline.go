@@ -1,19 +1,6 @@
 package runner
 
-import (
-	"context"
-	"time"
-)
-
-// Clock tells the time and waits. Tests inject a fake one so that
-// backoff and deadline arithmetic can be checked without sleeping.
-type Clock interface {
-	// Now returns the current time.
-	Now() time.Time
-	// Sleep waits for d, or until ctx is done, and then returns
-	// ctx.Err().
-	Sleep(ctx context.Context, d time.Duration) error
-}
+import "time"
 
 // attemptLimit returns how long the next attempt may run when it starts
 // at now: the timeout, shortened to the time left before the deadline.

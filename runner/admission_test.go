@@ -11,6 +11,7 @@ import (
 
 	"github.com/b0a38808/retry/runner/backoff"
 	"github.com/b0a38808/retry/runner/budget"
+	"github.com/b0a38808/retry/runner/clock"
 )
 
 // openBudget opens budget "api" in a fresh directory on clock.
@@ -20,13 +21,13 @@ func stateDir(t *testing.T) string {
 	return filepath.Join(t.TempDir(), "state")
 }
 
-func openBudget(t *testing.T, dir string, p budget.Policy, clock *fakeClock) *budget.Budget {
+func openBudget(t *testing.T, dir string, p budget.Policy, fake *fakeClock) *budget.Budget {
 	t.Helper()
-	var o budget.Options
-	if clock != nil {
-		o = budget.Options{Now: clock.Now, Sleep: clock.Sleep}
+	var c clock.Clock // nil: the real one
+	if fake != nil {
+		c = fake
 	}
-	b, err := budget.Open(dir, "api", p, o)
+	b, err := budget.Open(dir, "api", p, c)
 	if err != nil {
 		t.Fatal(err)
 	}

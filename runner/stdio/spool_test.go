@@ -171,6 +171,10 @@ func TestFullSpoolWhileTheNextAttemptReplays(t *testing.T) {
 	go func() { w.Write(data[:first]); <-more; w.Write(data[first:]); w.Close() }()
 	a := begin(t, s)
 	io.ReadFull(a.Stdin, make([]byte, first))
+	// The case under test needs the pump blocked in its next read from the
+	// producer when the attempt ends; on a loaded machine it may not have
+	// got there yet, and would then wait for attempt 2 to catch up.
+	time.Sleep(100 * time.Millisecond)
 	end(t, s) // the pump waits for the producer
 
 	a = begin(t, s)

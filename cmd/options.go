@@ -201,26 +201,24 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		}
 		return err
 	}
-	code, sig := exitcodes.For(ending(res))
-	if gone {
-		// As the write that found no reader would have ended it.
-		code, sig = exitcodes.SignalBase+exitcodes.Code(syscall.SIGPIPE), int(syscall.SIGPIPE)
-	}
+	code, sig := exitcodes.For(ending(res, gone))
 	out.finish(res, cfg.Attempts, int(code))
 	return &exitStatus{code: code, signal: sig}
 }
 
-// ending extracts from res what the exit status depends on.
-func ending(res *runner.Result) exitcodes.Ending {
+// ending extracts from res what the exit status depends on; outputGone
+// says that retry's own output lost its reader meanwhile.
+func ending(res *runner.Result, outputGone bool) exitcodes.Ending {
 	e := exitcodes.Ending{
 		Succeeded:    res.Outcome == runner.Succeeded,
 		Deadline:     res.Outcome == runner.Deadline,
 		Cancelled:    res.Outcome == runner.Cancelled,
 		CancelSignal: int(res.Signal),
+		OutputGone:   outputGone,
 	}
 	if last := res.Last(); last != nil {
 		e.Ran = true
-		e.Last = exitcodes.Last{ExitCode: last.ExitCode, Signal: int(last.Signal), TimedOut: last.TimedOut}
+		e.Last = last.Exit
 	}
 	return e
 }

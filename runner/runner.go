@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/b0a38808/retry/exitcodes"
 	"github.com/b0a38808/retry/runner/backoff"
 	"github.com/b0a38808/retry/runner/classify"
 	"github.com/b0a38808/retry/runner/clock"
@@ -127,19 +128,10 @@ type Attempt struct {
 	Number   int
 	Started  time.Time
 	Duration time.Duration
-	// ExitCode is the exit status when Signal is 0; 126 or 127 when the
-	// command could not be started.
-	ExitCode int
-	// Signal is the signal the attempt died from, 0 when it exited.
-	Signal syscall.Signal
-	// SignalSent: retry sent Signal to the attempt, or forwarded it.
-	SignalSent bool
-	// TimedOut: the attempt was cut by its timeout or by the deadline.
-	TimedOut bool
-	// StartErr is why the command could not be started, if it could not.
-	StartErr error
-	Class    classify.Class
-	Reason   string
+	// Exit is how the attempt ended.
+	exitcodes.Exit
+	Class  classify.Class
+	Reason string
 	// Hint is a server's requested wait, when HasHint.
 	Hint    time.Duration
 	HasHint bool
@@ -323,7 +315,7 @@ func (r *run) loop(ctx context.Context) *Result {
 			return res
 		}
 		a.Hint, a.HasHint = out.Hint, out.HasHint
-		d := r.rules.Classify(classify.Facts{StartErr: a.StartErr, ExitCode: a.ExitCode, Signal: a.Signal, SignalSent: a.SignalSent, TimedOut: a.TimedOut, Output: out})
+		d := r.rules.Classify(classify.Facts{Exit: a.Exit, Output: out})
 		a.Class, a.Reason = d.Class, d.Reason
 		switch {
 		case d.Class == classify.Success:
@@ -398,7 +390,7 @@ func (r *run) loop(ctx context.Context) *Result {
 // which counts the same.
 func (r *run) outputGone(a *Attempt) bool {
 	sigpipe := a.Signal == syscall.SIGPIPE && !a.SignalSent ||
-		a.Signal == 0 && a.StartErr == nil && a.ExitCode == 128+int(syscall.SIGPIPE)
+		a.Signal == 0 && a.StartErr == nil && a.ExitCode == int(exitcodes.SignalBase+exitcodes.Code(syscall.SIGPIPE))
 	return sigpipe && (stdio.ReaderGone(r.cfg.Stdout) || stdio.ReaderGone(r.cfg.Stderr))
 }
 

@@ -108,15 +108,10 @@ func (e environment) forAttempt(n int) []string {
 	return append(env, EnvAttempt+"="+strconv.Itoa(n))
 }
 
-// newUUID returns a random (version 4) UUID.
-//
-// The 122 random bits come from math/rand/v2's global generator: ChaCha8,
-// seeded from the kernel's randomness when the process starts, which is
-// all a key that must be unique per operation needs (it is no secret: every
-// attempt sees it). crypto/rand would cost every run 0.1 to 0.2 ms of
-// start-up (its first read sets up getrandom state and a 60 s watchdog
-// timer that starts the network poller) and would link its FIPS module
-// into the binary (docs/benchmarks.md, "Start-up overhead").
+// newUUID returns a random (version 4) UUID. Its bits come from
+// math/rand/v2's global generator (ChaCha8, seeded by the kernel): a key
+// must be unique, not secret, and crypto/rand slows start-up
+// (docs/benchmarks.md, "Where the time goes").
 func newUUID() string {
 	var b [16]byte
 	binary.LittleEndian.PutUint64(b[:8], rand.Uint64())

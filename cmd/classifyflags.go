@@ -108,8 +108,8 @@ func (c *classifyOptions) rules(stdout, stderr io.Writer, stdoutHeld bool) (*cla
 		// after the other, which the command writes to directly: when
 		// both go to the same place, read neither.
 		shared := !stdoutHeld && sameDestination(stdout, stderr)
-		out := r.Match.Stdout() && !isTerminal(stdout) && !shared
-		err := r.Match.Stderr() && !isTerminal(stderr) && !shared
+		out := r.Match.Stdout() && !isDevice(stdout) && !shared
+		err := r.Match.Stderr() && !isDevice(stderr) && !shared
 		switch {
 		case out && err:
 		case out:
@@ -125,9 +125,10 @@ func (c *classifyOptions) rules(stdout, stderr io.Writer, stdoutHeld bool) (*cla
 
 const regexHint = `REGEX is Go RE2 syntax, matched against each line: quote it, as in --retry-if 'timed out|503'`
 
-// isTerminal reports whether w is a terminal (a character device other
-// than the null device).
-func isTerminal(w io.Writer) bool {
+// isDevice reports whether w is a character device other than the null
+// device: a terminal (isTerminal), or another device that a pipe in
+// between would hide from the command.
+func isDevice(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

@@ -29,7 +29,8 @@ type options struct {
 	quiet                                              bool
 	summaryFile, summary                               string
 	redact                                             []string
-	scale                                              scaleOptions
+	budget                                             budgetOptions
+	nesting                                            nestingOptions
 	classify                                           classifyOptions
 	streams                                            streamOptions
 
@@ -55,7 +56,8 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.summary, "summary", "auto", "print the summary on stderr in `MODE`: auto (one line after a retry or a failure), text, json or none")
 	fs.StringVar(&o.summaryFile, "summary-file", "", "write the JSON report to `PATH` (atomically, mode 0600)")
 	fs.StringArrayVar(&o.redact, "redact", nil, "also hide text matching `REGEX` in progress lines, summaries and the report (repeatable)")
-	o.scale.register(fs)
+	o.budget.register(fs)
+	o.nesting.register(fs)
 	o.classify.register(fs)
 	o.streams.register(fs)
 }
@@ -109,8 +111,11 @@ func (o *options) config(command []string, now time.Time) (runner.Config, error)
 		return cfg, err
 	}
 	cfg.IdempotencyKey = o.idempotencyKey
-	cfg.Depth = inheritedDepth(os.Getenv(runner.EnvDepth))
-	if err := o.scale.configure(&cfg, os.Getenv); err != nil {
+	cfg.Depth = runner.ReadDepth(os.Getenv)
+	if err := o.budget.check(); err != nil {
+		return cfg, err
+	}
+	if err := o.nesting.apply(&cfg, os.Getenv); err != nil {
 		return cfg, err
 	}
 	// Inside another retry, its deadline bounds unlimited attempts too.
@@ -149,15 +154,6 @@ func parseSignal(flag, s string) (syscall.Signal, error) {
 	return sig, nil
 }
 
-// inheritedDepth reads RETRY_DEPTH as set by an enclosing retry.
-func inheritedDepth(s string) int {
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return 0
-	}
-	return n
-}
-
 // run runs the operation and renders what happened.
 func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if o.signals == nil {
@@ -176,7 +172,7 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	closeBudget, err := o.scale.open(&cfg, os.Getenv)
+	closeBudget, err := o.budget.open(&cfg, os.Getenv)
 	if err != nil {
 		return err
 	}
@@ -186,7 +182,7 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	// before it starts the first attempt.
 	cfg.Signals, cfg.SignalsReady = o.signals.Signals(), o.signals.Ready()
 	cfg.Stdout, cfg.Stderr = stdout, stderr
-	cfg.Observer = o.scale.observer(out, stderr, o.quiet)
+	cfg.Observer = o.nesting.observer(out, stderr, o.quiet)
 	out.watch = watch
 	res, err := runner.Run(ctx, cfg)
 	// From here on, a write to a stdout or stderr without a reader kills
@@ -201,26 +197,24 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		}
 		return err
 	}
-	code, sig := exitcodes.For(ending(res))
-	if gone {
-		// As the write that found no reader would have ended it.
-		code, sig = exitcodes.SignalBase+exitcodes.Code(syscall.SIGPIPE), int(syscall.SIGPIPE)
-	}
+	code, sig := exitcodes.For(ending(res, gone))
 	out.finish(res, cfg.Attempts, int(code))
 	return &exitStatus{code: code, signal: sig}
 }
 
-// ending extracts from res what the exit status depends on.
-func ending(res *runner.Result) exitcodes.Ending {
+// ending extracts from res what the exit status depends on; outputGone
+// says that retry's own output lost its reader meanwhile.
+func ending(res *runner.Result, outputGone bool) exitcodes.Ending {
 	e := exitcodes.Ending{
 		Succeeded:    res.Outcome == runner.Succeeded,
 		Deadline:     res.Outcome == runner.Deadline,
 		Cancelled:    res.Outcome == runner.Cancelled,
 		CancelSignal: int(res.Signal),
+		OutputGone:   outputGone,
 	}
 	if last := res.Last(); last != nil {
 		e.Ran = true
-		e.Last = exitcodes.Last{ExitCode: last.ExitCode, Signal: int(last.Signal), TimedOut: last.TimedOut}
+		e.Last = last.Exit
 	}
 	return e
 }

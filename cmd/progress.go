@@ -11,6 +11,7 @@ import (
 	"github.com/b0a38808/retry/cmd/redact"
 	"github.com/b0a38808/retry/runner"
 	"github.com/b0a38808/retry/runner/classify"
+	"github.com/b0a38808/retry/runner/proc"
 )
 
 // reporter tells the user what retry does and did: a line on stderr per
@@ -212,7 +213,7 @@ func describe(a *runner.Attempt) string {
 	case a.TimedOut:
 		return "timed out"
 	case a.Signal != 0:
-		return "killed by " + signalName(a.Signal)
+		return "killed by " + proc.SignalName(a.Signal)
 	}
 	return fmt.Sprintf("exit %d", a.ExitCode)
 }

@@ -6,8 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -41,9 +39,6 @@ type attemptReport struct {
 	DelayMS    *float64 `json:"delay_ms,omitempty"`
 }
 
-// timestampLayout is RFC 3339 in UTC with milliseconds.
-const timestampLayout = "2006-01-02T15:04:05.000Z07:00"
-
 // newReport builds the report of res. command is shown as given: the
 // caller hides its secrets; r hides those of the reasons, which may quote
 // the command's output, and cuts them to 200 characters.
@@ -67,14 +62,14 @@ func newReport(command []string, res *runner.Result, code int, r reasoner) *repo
 		a := &res.Attempts[i]
 		ar := attemptReport{
 			Attempt:    a.Number,
-			StartedAt:  a.Started.UTC().Format(timestampLayout),
+			StartedAt:  a.Started.UTC().Format(runner.DeadlineLayout),
 			DurationMS: millis(a.Duration),
 			TimedOut:   a.TimedOut,
 			Class:      a.Class.String(),
 			Reason:     r.Reason(a.Reason),
 		}
 		if a.Signal != 0 {
-			ar.Signal = signalName(a.Signal)
+			ar.Signal = proc.SignalName(a.Signal)
 		} else {
 			ar.ExitCode = ptr(a.ExitCode)
 		}
@@ -95,15 +90,6 @@ func millis(d time.Duration) float64 {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-// signalName names sig as the report and the summaries do: "SIGKILL", or
-// "SIG" and the number for a signal without a name.
-func signalName(sig syscall.Signal) string {
-	if name := proc.SignalName(sig); strings.HasPrefix(name, "SIG") {
-		return name
-	}
-	return "SIG" + strconv.Itoa(int(sig))
-}
 
 // reportJSON encodes rep as --summary-file and --summary json write it:
 // indented, and with <, > and & as themselves, as a command shows them.

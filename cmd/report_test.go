@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/b0a38808/retry/cmd/redact"
+	"github.com/b0a38808/retry/exitcodes"
 	"github.com/b0a38808/retry/runner"
 	"github.com/b0a38808/retry/runner/classify"
 )
@@ -23,7 +24,7 @@ func results() map[runner.Outcome]*runner.Result {
 	failed := func(n int, delay time.Duration) runner.Attempt {
 		return runner.Attempt{
 			Number: n, Started: t0.Add(time.Duration(n) * time.Second), Duration: 210300 * time.Microsecond,
-			ExitCode: 1, Class: classify.Retryable, Reason: "default: exit 1 may be transient",
+			Exit: exitcodes.Exit{ExitCode: 1}, Class: classify.Retryable, Reason: "default: exit 1 may be transient",
 			Delay: delay, HasDelay: delay > 0,
 		}
 	}
@@ -36,14 +37,14 @@ func results() map[runner.Outcome]*runner.Result {
 			{Number: 3, Started: t0.Add(3 * time.Second), Duration: time.Millisecond, Class: classify.Success, Reason: "exit 0"},
 		}},
 		runner.Permanent: {Outcome: runner.Permanent, Started: t0, Elapsed: time.Millisecond, Attempts: []runner.Attempt{
-			{Number: 1, Started: t0, StartErr: errors.New("not found"), ExitCode: 127, Class: classify.Permanent, Reason: "cannot start: command not found"},
+			{Number: 1, Started: t0, Exit: exitcodes.Exit{StartErr: errors.New("not found"), ExitCode: 127}, Class: classify.Permanent, Reason: "cannot start: command not found"},
 		}},
 		runner.Exhausted: {Outcome: runner.Exhausted, Started: t0, Elapsed: 5200 * time.Millisecond, Attempts: []runner.Attempt{
 			failed(1, time.Second), failed(2, time.Second), last(failed(3, 0)),
 		}},
 		runner.Deadline: {Outcome: runner.Deadline, Started: t0, Elapsed: 10 * time.Second, Deadline: t0.Add(10 * time.Second), Attempts: []runner.Attempt{
 			failed(1, 2*time.Second),
-			{Number: 2, Started: t0.Add(3 * time.Second), Duration: 7 * time.Second, ExitCode: -1, Signal: syscall.SIGTERM, TimedOut: true,
+			{Number: 2, Started: t0.Add(3 * time.Second), Duration: 7 * time.Second, Exit: exitcodes.Exit{ExitCode: -1, Signal: syscall.SIGTERM, TimedOut: true},
 				Class: classify.Ambiguous, Reason: "timed out: may have committed an effect"},
 		}},
 		// Cancelled during the wait after attempt 1: the wait is reported.

@@ -3,7 +3,6 @@ package cmd
 import (
 	"os"
 
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/pflag"
 
 	"github.com/b0a38808/retry/runner"
@@ -37,8 +36,7 @@ func (o *streamOptions) apply(cfg *runner.Config) error {
 // terminal's foreground when stdin is a terminal. What is typed there goes
 // to the running attempt: a terminal cannot be replayed.
 func attachTerminal(cfg *runner.Config) {
-	fd := os.Stdin.Fd()
-	if !isatty.IsTerminal(fd) && !isatty.IsCygwinTerminal(fd) {
+	if !isTerminal(os.Stdin) {
 		return
 	}
 	cfg.Terminal = os.Stdin

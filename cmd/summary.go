@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/b0a38808/retry/runner"
+	"github.com/b0a38808/retry/runner/proc"
 )
 
 // summaryMode is --summary: what retry prints on stderr when it ends.
@@ -74,7 +75,7 @@ func by(res *runner.Result) string {
 	if res.Signal == 0 {
 		return ""
 	}
-	return " by " + signalName(res.Signal)
+	return " by " + proc.SignalName(res.Signal)
 }
 
 // attemptRow is one attempt as the text and Markdown tables show it.

@@ -19,6 +19,13 @@ type terminal struct {
 	live bool
 }
 
+// isTerminal reports whether f is a terminal, a Cygwin or MSYS one
+// included: the one place retry asks.
+func isTerminal(f interface{ Fd() uintptr }) bool {
+	fd := f.Fd()
+	return isatty.IsTerminal(fd) || isatty.IsCygwinTerminal(fd)
+}
+
 // probeTerminal looks at w and the environment. Colour follows
 // FORCE_COLOR (any value but "0" or "false" turns it on, even when w is
 // not a terminal), then NO_COLOR (any value turns it off) and TERM=dumb,
@@ -29,7 +36,7 @@ func probeTerminal(w io.Writer, getenv func(string) string) terminal {
 	if f, ok := w.(interface{ Fd() uintptr }); ok && runtime.GOOS != "windows" {
 		// Windows consoles need virtual terminal processing switched on
 		// to understand escape codes; retry stays plain there.
-		tty = isatty.IsTerminal(f.Fd())
+		tty = isTerminal(f)
 	}
 	dumb := getenv("TERM") == "dumb"
 	t := terminal{live: tty && !dumb}

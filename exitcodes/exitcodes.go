@@ -1,5 +1,6 @@
-// Package exitcodes is retry's exit-status contract: the statuses it can
-// end with and the one table that chooses among them.
+// Package exitcodes is retry's exit-status contract: how an attempt ended
+// (Exit), the statuses retry can end with, and the one table that chooses
+// among them.
 //
 //	0        an attempt succeeded
 //	N        gave up (permanent failure, attempts exhausted, budget empty):
@@ -10,8 +11,11 @@
 //	         not start it for the moment (text file busy)
 //	127      the command is not found
 //	128+N    cancelled by signal N, or the last attempt died from signal N;
-//	         retry then dies by signal N itself
+//	         retry then dies by signal N itself (141, SIGPIPE, also when
+//	         retry's own output lost its reader)
 package exitcodes
+
+import "syscall"
 
 // Code is an exit status of retry.
 type Code int
@@ -35,11 +39,22 @@ const (
 	SignalBase Code = 128
 )
 
-// Last is what the exit status needs to know of the last attempt.
-type Last struct {
-	ExitCode int  // its exit status, when it exited
-	Signal   int  // the signal it died from; 0 when it exited
-	TimedOut bool // cut by its own timeout or by the deadline
+// Exit is how one attempt ended: what waiting for its process found, what
+// the classification reads, and what the exit status is chosen from.
+type Exit struct {
+	// StartErr is why the command could not be started, if it could not;
+	// ExitCode is then CannotExecute or NotFound.
+	StartErr error
+	// ExitCode is the exit status when Signal is 0 (-1 when the process
+	// died from a signal).
+	ExitCode int
+	// Signal is the signal the attempt died from, 0 when it exited.
+	Signal syscall.Signal
+	// SignalSent: retry sent Signal to the attempt, or forwarded it (a
+	// signal a user sent to retry), so the death is no mystery.
+	SignalSent bool
+	// TimedOut: the attempt was cut by its own timeout or by the deadline.
+	TimedOut bool
 }
 
 // Ending is how an operation ended.
@@ -52,9 +67,13 @@ type Ending struct {
 	// signal when no attempt was running, so retry ends by it at once.
 	Cancelled    bool
 	CancelSignal int
+	// OutputGone: retry's own stdout or stderr lost its reader while the
+	// operation ran; retry ends as the write that found no reader would
+	// have ended it, by SIGPIPE.
+	OutputGone bool
 	// Ran: at least one attempt ran; Last describes the last one.
 	Ran  bool
-	Last Last
+	Last Exit
 }
 
 // For returns the exit status for e, and the signal retry must die by to
@@ -62,6 +81,8 @@ type Ending struct {
 // outcome becomes an exit status.
 func For(e Ending) (Code, int) {
 	switch {
+	case e.OutputGone:
+		return SignalBase + Code(syscall.SIGPIPE), int(syscall.SIGPIPE)
 	case e.Succeeded:
 		return OK, 0
 	case e.Deadline:
@@ -73,7 +94,7 @@ func For(e Ending) (Code, int) {
 	case e.Last.TimedOut && !e.Cancelled:
 		return Timeout, 0
 	case e.Last.Signal != 0:
-		return SignalBase + Code(e.Last.Signal), e.Last.Signal
+		return SignalBase + Code(e.Last.Signal), int(e.Last.Signal)
 	}
 	return Code(e.Last.ExitCode), 0
 }

@@ -10,17 +10,19 @@ func TestFor(t *testing.T) {
 		signal int
 	}{
 		{"success", Ending{Succeeded: true, Ran: true}, 0, 0},
-		{"gave up with the last code", Ending{Ran: true, Last: Last{ExitCode: 3}}, 3, 0},
-		{"not found", Ending{Ran: true, Last: Last{ExitCode: 127}}, 127, 0},
-		{"not executable", Ending{Ran: true, Last: Last{ExitCode: 126}}, 126, 0},
-		{"deadline", Ending{Deadline: true, Ran: true, Last: Last{ExitCode: 1}}, 124, 0},
+		{"gave up with the last code", Ending{Ran: true, Last: Exit{ExitCode: 3}}, 3, 0},
+		{"not found", Ending{Ran: true, Last: Exit{ExitCode: 127}}, 127, 0},
+		{"not executable", Ending{Ran: true, Last: Exit{ExitCode: 126}}, 126, 0},
+		{"deadline", Ending{Deadline: true, Ran: true, Last: Exit{ExitCode: 1}}, 124, 0},
 		{"deadline before any attempt", Ending{Deadline: true}, 124, 0},
-		{"last attempt timed out", Ending{Ran: true, Last: Last{TimedOut: true, Signal: 15}}, 124, 0},
-		{"last attempt killed", Ending{Ran: true, Last: Last{Signal: 9}}, 137, 9},
-		{"cancelled during a wait", Ending{Cancelled: true, CancelSignal: 2, Ran: true, Last: Last{ExitCode: 1}}, 130, 2},
-		{"cancelled attempt died by the signal", Ending{Cancelled: true, Ran: true, Last: Last{Signal: 15}}, 143, 15},
-		{"cancelled attempt exited", Ending{Cancelled: true, Ran: true, Last: Last{ExitCode: 3}}, 3, 0},
-		{"cancelled attempt cut by stop signal", Ending{Cancelled: true, Ran: true, Last: Last{Signal: 15, TimedOut: true}}, 143, 15},
+		{"last attempt timed out", Ending{Ran: true, Last: Exit{TimedOut: true, Signal: 15}}, 124, 0},
+		{"last attempt killed", Ending{Ran: true, Last: Exit{Signal: 9}}, 137, 9},
+		{"cancelled during a wait", Ending{Cancelled: true, CancelSignal: 2, Ran: true, Last: Exit{ExitCode: 1}}, 130, 2},
+		{"cancelled attempt died by the signal", Ending{Cancelled: true, Ran: true, Last: Exit{Signal: 15}}, 143, 15},
+		{"cancelled attempt exited", Ending{Cancelled: true, Ran: true, Last: Exit{ExitCode: 3}}, 3, 0},
+		{"cancelled attempt cut by stop signal", Ending{Cancelled: true, Ran: true, Last: Exit{Signal: 15, TimedOut: true}}, 143, 15},
+		{"output gone", Ending{OutputGone: true, Cancelled: true, Ran: true, Last: Exit{Signal: 15}}, 141, 13},
+		{"output gone after a success", Ending{OutputGone: true, Succeeded: true, Ran: true}, 141, 13},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, sig := For(tc.e)

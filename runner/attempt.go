@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/b0a38808/retry/exitcodes"
 	"github.com/b0a38808/retry/runner/classify"
 	"github.com/b0a38808/retry/runner/proc"
 	"github.com/b0a38808/retry/runner/stdio"
@@ -48,8 +49,8 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 	a.Started = r.clock.Now()
 
 	started := make(chan error, 1)
-	exited := make(chan proc.Status, 1) // as soon as the process is reaped
-	released := make(chan struct{})     // then, once its pipes are drained
+	exited := make(chan exitcodes.Exit, 1) // as soon as the process is reaped
+	released := make(chan struct{})        // then, once its pipes are drained
 	go func() {
 		defer close(released)
 		// The parent-death signal fires when the thread that started the
@@ -64,7 +65,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 			return
 		}
 		started <- nil
-		proc.Wait(cmd, stopped, func(st proc.Status) {
+		proc.Wait(cmd, stopped, func(st exitcodes.Exit) {
 			runtime.UnlockOSThread()
 			exited <- st
 		})
@@ -133,8 +134,8 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 			output.exited()
 			release()
 			<-released
-			a.ExitCode, a.Signal = st.ExitCode, st.Signal
-			a.SignalSent = r.signals.ended(st.Signal)
+			st.TimedOut, st.SignalSent = a.TimedOut, r.signals.ended(st.Signal)
+			a.Exit = st
 			if held {
 				r.term.Reclaim(cmd.Process.Pid)
 			}

@@ -49,6 +49,58 @@ func newEnvironment(base []string, attempts int, key string, deadline time.Time,
 	return environment{fixed: fixed}
 }
 
+// ReadDepth reads RETRY_DEPTH as an enclosing retry sets it (getenv reads
+// the environment): how many retry operations enclose this one, for
+// Config.Depth; 0 when it is not set or not a count.
+func ReadDepth(getenv func(string) string) int {
+	n, err := strconv.Atoi(getenv(EnvDepth))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}
+
+// Nest applies to cfg what an enclosing retry passed down, when cfg.Depth
+// says there is one: its deadline (RETRY_DEADLINE) bounds cfg's; its
+// idempotency key (RETRY_IDEMPOTENCY_KEY) is cfg's unless cfg has its own,
+// so that a retried outer attempt does not look like a new request; and,
+// unless retryHere, cfg makes a single attempt, as the outer retry does
+// the retrying. It reports whether it cut cfg's attempts to one. A
+// deadline or key left in the environment by hand, without RETRY_DEPTH,
+// is not this operation's and is ignored.
+func Nest(cfg *Config, getenv func(string) string, retryHere bool) (single bool, err error) {
+	if cfg.Depth < 1 {
+		return false, nil
+	}
+	if outer, ok, err := outerDeadline(getenv(EnvDeadline)); err != nil {
+		return false, fmt.Errorf("%s: %w", EnvDeadline, err)
+	} else if ok && (cfg.Deadline.IsZero() || outer.Before(cfg.Deadline)) {
+		cfg.Deadline = outer
+	}
+	if key := getenv(EnvIdempotencyKey); cfg.IdempotencyKey == "" && key != "" {
+		cfg.IdempotencyKey = key
+	}
+	if retryHere || cfg.Attempts == 1 {
+		return false, nil
+	}
+	cfg.Attempts = 1
+	return true, nil
+}
+
+// outerDeadline parses RETRY_DEADLINE as an enclosing retry sets it
+// (DeadlineLayout; any RFC 3339 time is taken). ok is false when it is
+// not set.
+func outerDeadline(s string) (t time.Time, ok bool, err error) {
+	if s == "" {
+		return time.Time{}, false, nil
+	}
+	t, err = time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("must be an RFC 3339 time such as 2026-11-30T07:00:30.000Z, got %q", s)
+	}
+	return t, true, nil
+}
+
 // forAttempt returns the environment of attempt n.
 func (e environment) forAttempt(n int) []string {
 	env := make([]string, len(e.fixed), len(e.fixed)+1)
@@ -56,15 +108,10 @@ func (e environment) forAttempt(n int) []string {
 	return append(env, EnvAttempt+"="+strconv.Itoa(n))
 }
 
-// newUUID returns a random (version 4) UUID.
-//
-// The 122 random bits come from math/rand/v2's global generator: ChaCha8,
-// seeded from the kernel's randomness when the process starts, which is
-// all a key that must be unique per operation needs (it is no secret: every
-// attempt sees it). crypto/rand would cost every run 0.1 to 0.2 ms of
-// start-up (its first read sets up getrandom state and a 60 s watchdog
-// timer that starts the network poller) and would link its FIPS module
-// into the binary (docs/benchmarks.md, "Start-up overhead").
+// newUUID returns a random (version 4) UUID. Its bits come from
+// math/rand/v2's global generator (ChaCha8, seeded by the kernel): a key
+// must be unique, not secret, and crypto/rand slows start-up
+// (docs/benchmarks.md, "Where the time goes").
 func newUUID() string {
 	var b [16]byte
 	binary.LittleEndian.PutUint64(b[:8], rand.Uint64())

@@ -13,24 +13,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/b0a38808/retry/exitcodes"
 	"github.com/b0a38808/retry/runner/backoff"
 	"github.com/b0a38808/retry/runner/classify"
 	"github.com/b0a38808/retry/runner/clock"
 	"github.com/b0a38808/retry/runner/proc"
 	"github.com/b0a38808/retry/runner/stdio"
-)
-
-// Outcome is how an operation ended.
-type Outcome string
-
-// The outcomes, as the JSON report spells them.
-const (
-	Succeeded Outcome = "succeeded"
-	Permanent Outcome = "permanent"
-	Exhausted Outcome = "exhausted"
-	Deadline  Outcome = "deadline"
-	Cancelled Outcome = "cancelled"
-	Budget    Outcome = "budget"
 )
 
 // Config describes one operation.
@@ -119,59 +107,6 @@ type Observer interface {
 	// AttemptFinished is called when an attempt has been classified.
 	// When retrying is true, a.Delay holds the wait before the next one.
 	AttemptFinished(a *Attempt, max int, retrying bool)
-}
-
-// Attempt is the record of one attempt.
-type Attempt struct {
-	// Number counts attempts from 1.
-	Number   int
-	Started  time.Time
-	Duration time.Duration
-	// ExitCode is the exit status when Signal is 0; 126 or 127 when the
-	// command could not be started.
-	ExitCode int
-	// Signal is the signal the attempt died from, 0 when it exited.
-	Signal syscall.Signal
-	// SignalSent: retry sent Signal to the attempt, or forwarded it.
-	SignalSent bool
-	// TimedOut: the attempt was cut by its timeout or by the deadline.
-	TimedOut bool
-	// StartErr is why the command could not be started, if it could not.
-	StartErr error
-	Class    classify.Class
-	Reason   string
-	// Hint is a server's requested wait, when HasHint.
-	Hint    time.Duration
-	HasHint bool
-	// Delay is the wait after this attempt, when HasDelay.
-	Delay    time.Duration
-	HasDelay bool
-	// Stopped says why no attempt follows this one although its class
-	// allowed one: the retry budget was empty.
-	Stopped string
-}
-
-// Result is the record of a whole operation.
-type Result struct {
-	Outcome  Outcome
-	Attempts []Attempt
-	Started  time.Time
-	Elapsed  time.Duration
-	// Deadline is the operation's deadline; zero when there was none.
-	Deadline time.Time
-	// IdempotencyKey is the key every attempt was given.
-	IdempotencyKey string
-	// Signal is the signal that cancelled the operation when no attempt
-	// was running (during a wait), when Outcome is Cancelled.
-	Signal syscall.Signal
-}
-
-// Last returns the last attempt, or nil when none ran.
-func (r *Result) Last() *Attempt {
-	if len(r.Attempts) == 0 {
-		return nil
-	}
-	return &r.Attempts[len(r.Attempts)-1]
 }
 
 // SignalError is a cancellation cause naming the signal that cancelled
@@ -323,7 +258,7 @@ func (r *run) loop(ctx context.Context) *Result {
 			return res
 		}
 		a.Hint, a.HasHint = out.Hint, out.HasHint
-		d := r.rules.Classify(classify.Facts{StartErr: a.StartErr, ExitCode: a.ExitCode, Signal: a.Signal, SignalSent: a.SignalSent, TimedOut: a.TimedOut, Output: out})
+		d := r.rules.Classify(classify.Facts{Exit: a.Exit, Output: out})
 		a.Class, a.Reason = d.Class, d.Reason
 		switch {
 		case d.Class == classify.Success:
@@ -398,7 +333,7 @@ func (r *run) loop(ctx context.Context) *Result {
 // which counts the same.
 func (r *run) outputGone(a *Attempt) bool {
 	sigpipe := a.Signal == syscall.SIGPIPE && !a.SignalSent ||
-		a.Signal == 0 && a.StartErr == nil && a.ExitCode == 128+int(syscall.SIGPIPE)
+		a.Signal == 0 && a.StartErr == nil && a.ExitCode == int(exitcodes.SignalBase+exitcodes.Code(syscall.SIGPIPE))
 	return sigpipe && (stdio.ReaderGone(r.cfg.Stdout) || stdio.ReaderGone(r.cfg.Stderr))
 }
 

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/b0a38808/retry/exitcodes"
 	"github.com/b0a38808/retry/runner/proc"
 )
 
@@ -45,20 +46,10 @@ func (c Class) String() string {
 	return fmt.Sprintf("Class(%d)", int(c))
 }
 
-// Facts is what one attempt did.
+// Facts is what one attempt did: how it ended, and what its output
+// showed.
 type Facts struct {
-	// StartErr is set when the command could not be started.
-	StartErr error
-	// ExitCode is the exit status when the attempt exited (Signal == 0),
-	// or the status reported for a start failure (126 or 127).
-	ExitCode int
-	// Signal is the signal the attempt died from, 0 when it exited.
-	Signal syscall.Signal
-	// SignalSent: retry sent Signal to the attempt or forwarded it (a
-	// signal a user sent to retry), so the death is no mystery.
-	SignalSent bool
-	// TimedOut: the attempt was cut by its timeout or by the deadline.
-	TimedOut bool
+	exitcodes.Exit
 	// Output is what the attempt's matched streams showed; zero when
 	// they were not read.
 	Output Output
@@ -107,15 +98,15 @@ type CodeRule struct {
 // permanent: sysexits(3) codes for errors that retrying cannot fix, and
 // the shell's "cannot execute" and "not found".
 var permanentDefaults = map[int]string{
-	64:  "EX_USAGE",
-	65:  "EX_DATAERR",
-	66:  "EX_NOINPUT",
-	67:  "EX_NOUSER",
-	68:  "EX_NOHOST",
-	77:  "EX_NOPERM",
-	78:  "EX_CONFIG",
-	126: "cannot execute",
-	127: "command not found",
+	64:                           "EX_USAGE",
+	65:                           "EX_DATAERR",
+	66:                           "EX_NOINPUT",
+	67:                           "EX_NOUSER",
+	68:                           "EX_NOHOST",
+	77:                           "EX_NOPERM",
+	78:                           "EX_CONFIG",
+	int(exitcodes.CannotExecute): "cannot execute",
+	int(exitcodes.NotFound):      "command not found",
 }
 
 // Classify applies the classification order to f: the first rule that
@@ -225,14 +216,15 @@ func (r *Rules) ambiguous(f Facts) Decision {
 }
 
 // StartFailureCode returns the exit status that reports a failure to
-// start a command: 127 when it, or the interpreter its "#!" line names,
-// was not found, 126 otherwise (found but not executable, or not
-// startable for the moment), as shells do.
+// start a command: exitcodes.NotFound (127) when it, or the interpreter
+// its "#!" line names, was not found, exitcodes.CannotExecute (126)
+// otherwise (found but not executable, or not startable for the moment),
+// as shells do.
 func StartFailureCode(err error) int {
 	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrNoInterpreter) {
-		return 127
+		return int(exitcodes.NotFound)
 	}
-	return 126
+	return int(exitcodes.CannotExecute)
 }
 
 // transientStartError reports whether err, a failure to start a
@@ -264,7 +256,7 @@ func startReason(err error) string {
 	if errors.Is(err, ErrNoInterpreter) {
 		return "cannot start: " + err.Error()
 	}
-	if StartFailureCode(err) == 127 {
+	if StartFailureCode(err) == int(exitcodes.NotFound) {
 		return "cannot start: command not found"
 	}
 	if errors.Is(err, fs.ErrPermission) {

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"syscall"
 	"testing"
+
+	"github.com/b0a38808/retry/exitcodes"
 )
 
 func TestClassifyDefaults(t *testing.T) {
@@ -22,18 +24,18 @@ func TestClassifyDefaults(t *testing.T) {
 		why   string
 	}{
 		{"exit 0", Rules{}, Facts{}, Success, false, "exit 0"},
-		{"not found", Rules{}, Facts{StartErr: notFound, ExitCode: 127}, Permanent, false, "cannot start: command not found"},
-		{"not executable", Rules{}, Facts{StartErr: denied, ExitCode: 126}, Permanent, false, "cannot start: permission denied"},
-		{"exit 1", Rules{}, Facts{ExitCode: 1}, Retryable, true, "default: exit 1 may be transient"},
-		{"exit 75", Rules{}, Facts{ExitCode: 75}, Retryable, true, "default: exit 75 may be transient"},
-		{"exit 64", Rules{}, Facts{ExitCode: 64}, Permanent, false, "default: exit 64 is permanent (EX_USAGE)"},
-		{"exit 78", Rules{}, Facts{ExitCode: 78}, Permanent, false, "default: exit 78 is permanent (EX_CONFIG)"},
-		{"exit 126 from a shell", Rules{}, Facts{ExitCode: 126}, Permanent, false, "default: exit 126 is permanent (cannot execute)"},
-		{"exit 127 from a shell", Rules{}, Facts{ExitCode: 127}, Permanent, false, "default: exit 127 is permanent (command not found)"},
-		{"timed out", Rules{}, Facts{TimedOut: true, Signal: syscall.SIGTERM}, Ambiguous, true, "timed out: may have committed an effect"},
-		{"killed", Rules{}, Facts{Signal: syscall.SIGKILL}, Ambiguous, true, "killed by SIGKILL: may have committed an effect"},
-		{"ambiguous stop", Rules{StopOnAmbiguous: true}, Facts{Signal: syscall.SIGKILL}, Ambiguous, false, "killed by SIGKILL: may have committed an effect, --on-ambiguous stop"},
-		{"timeout that exited 0 still succeeded", Rules{}, Facts{TimedOut: true}, Success, false, "exit 0"},
+		{"not found", Rules{}, Facts{Exit: exitcodes.Exit{StartErr: notFound, ExitCode: 127}}, Permanent, false, "cannot start: command not found"},
+		{"not executable", Rules{}, Facts{Exit: exitcodes.Exit{StartErr: denied, ExitCode: 126}}, Permanent, false, "cannot start: permission denied"},
+		{"exit 1", Rules{}, Facts{Exit: exitcodes.Exit{ExitCode: 1}}, Retryable, true, "default: exit 1 may be transient"},
+		{"exit 75", Rules{}, Facts{Exit: exitcodes.Exit{ExitCode: 75}}, Retryable, true, "default: exit 75 may be transient"},
+		{"exit 64", Rules{}, Facts{Exit: exitcodes.Exit{ExitCode: 64}}, Permanent, false, "default: exit 64 is permanent (EX_USAGE)"},
+		{"exit 78", Rules{}, Facts{Exit: exitcodes.Exit{ExitCode: 78}}, Permanent, false, "default: exit 78 is permanent (EX_CONFIG)"},
+		{"exit 126 from a shell", Rules{}, Facts{Exit: exitcodes.Exit{ExitCode: 126}}, Permanent, false, "default: exit 126 is permanent (cannot execute)"},
+		{"exit 127 from a shell", Rules{}, Facts{Exit: exitcodes.Exit{ExitCode: 127}}, Permanent, false, "default: exit 127 is permanent (command not found)"},
+		{"timed out", Rules{}, Facts{Exit: exitcodes.Exit{TimedOut: true, Signal: syscall.SIGTERM}}, Ambiguous, true, "timed out: may have committed an effect"},
+		{"killed", Rules{}, Facts{Exit: exitcodes.Exit{Signal: syscall.SIGKILL}}, Ambiguous, true, "killed by SIGKILL: may have committed an effect"},
+		{"ambiguous stop", Rules{StopOnAmbiguous: true}, Facts{Exit: exitcodes.Exit{Signal: syscall.SIGKILL}}, Ambiguous, false, "killed by SIGKILL: may have committed an effect, --on-ambiguous stop"},
+		{"timeout that exited 0 still succeeded", Rules{}, Facts{Exit: exitcodes.Exit{TimedOut: true}}, Success, false, "exit 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := tc.rules.Classify(tc.f)
@@ -78,14 +80,14 @@ func TestClassifyStartFailures(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code := StartFailureCode(tc.err)
-			d := (&Rules{}).Classify(Facts{StartErr: tc.err, ExitCode: code})
+			d := (&Rules{}).Classify(Facts{Exit: exitcodes.Exit{StartErr: tc.err, ExitCode: code}})
 			retry := tc.class == Retryable
 			if code != tc.code || d.Class != tc.class || d.Retry != retry || d.Reason != tc.why {
 				t.Errorf("%v: exit %d, %v, retry %v, %q; want exit %d, %v, retry %v, %q", tc.err, code, d.Class, d.Retry, d.Reason, tc.code, tc.class, retry, tc.why)
 			}
 			// The rules for started commands do not apply: it never ran.
 			listed := Rules{StopOn: mustCodes(t, "126", ""), RetryOn: mustCodes(t, "75", "")}
-			if d2 := listed.Classify(Facts{StartErr: tc.err, ExitCode: code}); d2 != d {
+			if d2 := listed.Classify(Facts{Exit: exitcodes.Exit{StartErr: tc.err, ExitCode: code}}); d2 != d {
 				t.Errorf("with --stop-on 126 --retry-on 75: %+v; want %+v as without", d2, d)
 			}
 		})

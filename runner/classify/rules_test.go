@@ -4,6 +4,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/b0a38808/retry/exitcodes"
 )
 
 func mustCodes(t *testing.T, s, from string) []CodeRule {
@@ -36,29 +38,29 @@ func TestClassifyOrder(t *testing.T) {
 		why   string
 	}{
 		{"1 success beats --stop-if", all, Facts{Output: Output{StopIf: stop}}, Success, false, "exit 0"},
-		{"3 --stop-if beats --retry-on", all, Facts{ExitCode: 75, Output: Output{StopIf: stop}}, Permanent, false, `stderr matched --stop-if "denied"`},
-		{"3 --stop-if beats a timeout", all, Facts{TimedOut: true, Signal: syscall.SIGTERM, Output: Output{StopIf: stop}}, Permanent, false, `stderr matched --stop-if "denied"`},
-		{"4 --stop-on beats --retry-if", all, Facts{ExitCode: 3, Output: Output{RetryIf: retry}}, Permanent, false, "exit 3 is in --stop-on"},
-		{"5 --retry-if", all, Facts{ExitCode: 9, Output: Output{RetryIf: retry}}, Retryable, true, `stdout matched --retry-if "timed out"`},
-		{"5 --retry-if beats the default permanent 64", all, Facts{ExitCode: 64, Output: Output{RetryIf: retry}}, Retryable, true, `stdout matched --retry-if "timed out"`},
-		{"5 --retry-if of a preset names the line", all, Facts{ExitCode: 22, Output: Output{RetryIf: preset}}, Retryable, true,
+		{"3 --stop-if beats --retry-on", all, Facts{Exit: exitcodes.Exit{ExitCode: 75}, Output: Output{StopIf: stop}}, Permanent, false, `stderr matched --stop-if "denied"`},
+		{"3 --stop-if beats a timeout", all, Facts{Exit: exitcodes.Exit{TimedOut: true, Signal: syscall.SIGTERM}, Output: Output{StopIf: stop}}, Permanent, false, `stderr matched --stop-if "denied"`},
+		{"4 --stop-on beats --retry-if", all, Facts{Exit: exitcodes.Exit{ExitCode: 3}, Output: Output{RetryIf: retry}}, Permanent, false, "exit 3 is in --stop-on"},
+		{"5 --retry-if", all, Facts{Exit: exitcodes.Exit{ExitCode: 9}, Output: Output{RetryIf: retry}}, Retryable, true, `stdout matched --retry-if "timed out"`},
+		{"5 --retry-if beats the default permanent 64", all, Facts{Exit: exitcodes.Exit{ExitCode: 64}, Output: Output{RetryIf: retry}}, Retryable, true, `stdout matched --retry-if "timed out"`},
+		{"5 --retry-if of a preset names the line", all, Facts{Exit: exitcodes.Exit{ExitCode: 22}, Output: Output{RetryIf: preset}}, Retryable, true,
 			`stderr matched --retry-if of preset curl: "curl: (22) The requested URL returned error: 503"`},
-		{"6 --retry-on", all, Facts{ExitCode: 75}, Retryable, true, "exit 75 is in --retry-on"},
-		{"6 --retry-on after a timeout", all, Facts{ExitCode: 75, TimedOut: true}, Retryable, true, "exit 75 is in --retry-on"},
-		{"6 --retry-on of a preset", Rules{RetryOn: mustCodes(t, "5-7,28", "preset curl")}, Facts{ExitCode: 7}, Retryable, true,
+		{"6 --retry-on", all, Facts{Exit: exitcodes.Exit{ExitCode: 75}}, Retryable, true, "exit 75 is in --retry-on"},
+		{"6 --retry-on after a timeout", all, Facts{Exit: exitcodes.Exit{ExitCode: 75, TimedOut: true}}, Retryable, true, "exit 75 is in --retry-on"},
+		{"6 --retry-on of a preset", Rules{RetryOn: mustCodes(t, "5-7,28", "preset curl")}, Facts{Exit: exitcodes.Exit{ExitCode: 7}}, Retryable, true,
 			"exit 7 is in --retry-on 5-7,28 of preset curl"},
-		{"6 codes never match a signal", Rules{RetryOn: mustCodes(t, "0-255", "")}, Facts{ExitCode: -1, Signal: syscall.SIGKILL}, Ambiguous, true,
+		{"6 codes never match a signal", Rules{RetryOn: mustCodes(t, "0-255", "")}, Facts{Exit: exitcodes.Exit{ExitCode: -1, Signal: syscall.SIGKILL}}, Ambiguous, true,
 			"killed by SIGKILL: may have committed an effect"},
-		{"7 ambiguous beats not listed", all, Facts{TimedOut: true, Signal: syscall.SIGTERM}, Ambiguous, true, "timed out: may have committed an effect"},
-		{"7 --on-ambiguous stop", Rules{StopOnAmbiguous: true, RetryOn: mustCodes(t, "1", "")}, Facts{TimedOut: true, Signal: syscall.SIGTERM}, Ambiguous, false,
+		{"7 ambiguous beats not listed", all, Facts{Exit: exitcodes.Exit{TimedOut: true, Signal: syscall.SIGTERM}}, Ambiguous, true, "timed out: may have committed an effect"},
+		{"7 --on-ambiguous stop", Rules{StopOnAmbiguous: true, RetryOn: mustCodes(t, "1", "")}, Facts{Exit: exitcodes.Exit{TimedOut: true, Signal: syscall.SIGTERM}}, Ambiguous, false,
 			"timed out: may have committed an effect, --on-ambiguous stop"},
-		{"8 not listed with --retry-on", Rules{RetryOn: mustCodes(t, "75", "")}, Facts{ExitCode: 1}, Permanent, false,
+		{"8 not listed with --retry-on", Rules{RetryOn: mustCodes(t, "75", "")}, Facts{Exit: exitcodes.Exit{ExitCode: 1}}, Permanent, false,
 			"not listed: exit 1 matched no --retry-on or --retry-if rule"},
-		{"8 not listed with --retry-if", Rules{RetryIf: mustPatterns(t, "x")}, Facts{ExitCode: 1}, Permanent, false,
+		{"8 not listed with --retry-if", Rules{RetryIf: mustPatterns(t, "x")}, Facts{Exit: exitcodes.Exit{ExitCode: 1}}, Permanent, false,
 			"not listed: exit 1 matched no --retry-on or --retry-if rule"},
-		{"9 --stop-on alone keeps the default", Rules{StopOn: mustCodes(t, "3", "")}, Facts{ExitCode: 1}, Retryable, true, "default: exit 1 may be transient"},
-		{"9 --stop-if alone keeps the default", Rules{StopIf: mustPatterns(t, "x")}, Facts{ExitCode: 64}, Permanent, false, "default: exit 64 is permanent (EX_USAGE)"},
-		{"2 start failure beats every rule", all, Facts{StartErr: syscall.ENOENT, ExitCode: 127, Output: Output{RetryIf: retry}}, Permanent, false,
+		{"9 --stop-on alone keeps the default", Rules{StopOn: mustCodes(t, "3", "")}, Facts{Exit: exitcodes.Exit{ExitCode: 1}}, Retryable, true, "default: exit 1 may be transient"},
+		{"9 --stop-if alone keeps the default", Rules{StopIf: mustPatterns(t, "x")}, Facts{Exit: exitcodes.Exit{ExitCode: 64}}, Permanent, false, "default: exit 64 is permanent (EX_USAGE)"},
+		{"2 start failure beats every rule", all, Facts{Exit: exitcodes.Exit{StartErr: syscall.ENOENT, ExitCode: 127}, Output: Output{RetryIf: retry}}, Permanent, false,
 			"cannot start: command not found"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -11,18 +11,25 @@ import (
 	"syscall"
 )
 
-// SignalName returns the conventional name of sig, such as "SIGKILL".
+// SignalName returns the conventional name of sig, such as "SIGKILL", or
+// "SIG" and its number for a signal without a name ("SIG40"): the one
+// spelling of reasons, summaries and the report.
 func SignalName(sig syscall.Signal) string {
 	if name := signalName(sig); name != "" {
 		return name
 	}
-	return "signal " + strconv.Itoa(int(sig))
+	return "SIG" + strconv.Itoa(int(sig))
 }
 
 // ParseSignal reads a signal given by name ("TERM", "SIGTERM", "term") or
-// by number ("15").
+// by number ("15", or "SIG40" as SignalName spells a signal without a
+// name).
 func ParseSignal(s string) (syscall.Signal, error) {
-	if n, err := strconv.Atoi(s); err == nil {
+	num := s
+	if rest, ok := strings.CutPrefix(strings.ToUpper(s), "SIG"); ok && rest != "" && rest[0] >= '0' && rest[0] <= '9' {
+		num = rest
+	}
+	if n, err := strconv.Atoi(num); err == nil {
 		if n <= 0 || n > maxSignal {
 			return 0, fmt.Errorf("must be a signal name or a number from 1 to %d, got %q", maxSignal, s)
 		}

@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -27,6 +28,14 @@ func TestParseSignal(t *testing.T) {
 		if (err == nil) != tc.ok || got != tc.want {
 			t.Errorf("ParseSignal(%q) = %v, %v; want %v (ok %v)", tc.in, got, err, tc.want, tc.ok)
 		}
+	}
+}
+
+// A signal without a name reads the same in reasons, summaries and the
+// report (whose schema wants a SIG name).
+func TestSignalNameWithoutName(t *testing.T) {
+	if got := SignalName(syscall.Signal(77)); !strings.HasPrefix(got, "SIG") {
+		t.Errorf("SignalName(77) = %q, want a SIG name", got)
 	}
 }
 

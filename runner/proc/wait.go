@@ -3,23 +3,18 @@ package proc
 import (
 	"os"
 	"syscall"
+
+	"github.com/b0a38808/retry/exitcodes"
 )
 
-// Status is how an attempt's first process ended.
-type Status struct {
-	// ExitCode is the exit status; -1 when the process died from a signal.
-	ExitCode int
-	// Signal is the signal the process died from, 0 when it exited.
-	Signal syscall.Signal
-}
-
-// statusOf reads a Status from what os/exec recorded.
-func statusOf(ps *os.ProcessState) Status {
+// exitOf reads how a process ended from what os/exec recorded: its
+// ExitCode (-1 after a signal) and Signal.
+func exitOf(ps *os.ProcessState) exitcodes.Exit {
 	if ps == nil {
-		return Status{ExitCode: -1}
+		return exitcodes.Exit{ExitCode: -1}
 	}
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return Status{ExitCode: -1, Signal: ws.Signal()}
+		return exitcodes.Exit{ExitCode: -1, Signal: ws.Signal()}
 	}
-	return Status{ExitCode: ps.ExitCode()}
+	return exitcodes.Exit{ExitCode: ps.ExitCode()}
 }

@@ -6,17 +6,19 @@ import (
 	"errors"
 	"os/exec"
 	"syscall"
+
+	"github.com/b0a38808/retry/exitcodes"
 )
 
-// Wait waits for cmd's process to end and returns how it ended. Each time
-// the process stops instead (Ctrl-Z at its terminal, SIGSTOP), stopped is
-// called, in the waiting goroutine, before waiting goes on; a nil stopped
-// ignores stops. os/exec cannot report stops, so Wait reaps the process
+// Wait waits for cmd's process to end and returns how it ended (the
+// ExitCode and Signal of an exitcodes.Exit). Each time the process stops
+// instead (Ctrl-Z at its terminal, SIGSTOP), stopped is called, in the
+// waiting goroutine, before waiting goes on; a nil stopped ignores stops. os/exec cannot report stops, so Wait reaps the process
 // itself and then lets cmd.Wait release the rest (the goroutines copying
 // output, the pipes, which a process the attempt left behind may hold for
 // up to cmd.WaitDelay). reaped, when not nil, is called with the status as
 // soon as the process has been reaped, before the rest is released.
-func Wait(cmd *exec.Cmd, stopped func(), reaped func(Status)) Status {
+func Wait(cmd *exec.Cmd, stopped func(), reaped func(exitcodes.Exit)) exitcodes.Exit {
 	var ws syscall.WaitStatus
 	for {
 		_, err := syscall.Wait4(cmd.Process.Pid, &ws, syscall.WUNTRACED, nil)
@@ -25,7 +27,7 @@ func Wait(cmd *exec.Cmd, stopped func(), reaped func(Status)) Status {
 		}
 		if err != nil {
 			_ = cmd.Wait()
-			st := statusOf(cmd.ProcessState)
+			st := exitOf(cmd.ProcessState)
 			if reaped != nil {
 				reaped(st)
 			}
@@ -38,9 +40,9 @@ func Wait(cmd *exec.Cmd, stopped func(), reaped func(Status)) Status {
 			stopped()
 		}
 	}
-	st := Status{ExitCode: ws.ExitStatus()}
+	st := exitcodes.Exit{ExitCode: ws.ExitStatus()}
 	if ws.Signaled() {
-		st = Status{ExitCode: -1, Signal: ws.Signal()}
+		st = exitcodes.Exit{ExitCode: -1, Signal: ws.Signal()}
 	}
 	if reaped != nil {
 		reaped(st)

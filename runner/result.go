@@ -1,0 +1,66 @@
+package runner
+
+import (
+	"syscall"
+	"time"
+
+	"github.com/b0a38808/retry/exitcodes"
+	"github.com/b0a38808/retry/runner/classify"
+)
+
+// Outcome is how an operation ended.
+type Outcome string
+
+// The outcomes, as the JSON report spells them.
+const (
+	Succeeded Outcome = "succeeded"
+	Permanent Outcome = "permanent"
+	Exhausted Outcome = "exhausted"
+	Deadline  Outcome = "deadline"
+	Cancelled Outcome = "cancelled"
+	Budget    Outcome = "budget"
+)
+
+// Attempt is the record of one attempt.
+type Attempt struct {
+	// Number counts attempts from 1.
+	Number   int
+	Started  time.Time
+	Duration time.Duration
+	// Exit is how the attempt ended.
+	exitcodes.Exit
+	Class  classify.Class
+	Reason string
+	// Hint is a server's requested wait, when HasHint.
+	Hint    time.Duration
+	HasHint bool
+	// Delay is the wait after this attempt, when HasDelay.
+	Delay    time.Duration
+	HasDelay bool
+	// Stopped says why no attempt follows this one although its class
+	// allowed one: the retry budget was empty.
+	Stopped string
+}
+
+// Result is the record of a whole operation.
+type Result struct {
+	Outcome  Outcome
+	Attempts []Attempt
+	Started  time.Time
+	Elapsed  time.Duration
+	// Deadline is the operation's deadline; zero when there was none.
+	Deadline time.Time
+	// IdempotencyKey is the key every attempt was given.
+	IdempotencyKey string
+	// Signal is the signal that cancelled the operation when no attempt
+	// was running (during a wait), when Outcome is Cancelled.
+	Signal syscall.Signal
+}
+
+// Last returns the last attempt, or nil when none ran.
+func (r *Result) Last() *Attempt {
+	if len(r.Attempts) == 0 {
+		return nil
+	}
+	return &r.Attempts[len(r.Attempts)-1]
+}

@@ -32,8 +32,10 @@ type options struct {
 	scale                                              scaleOptions
 	classify                                           classifyOptions
 	streams                                            streamOptions
+	operate                                            operateOptions
 
 	signals *runner.SignalCatcher // started before the flags are parsed
+	fs      *pflag.FlagSet        // tells which flags were given
 }
 
 func newOptions(signals *runner.SignalCatcher) *options { return &options{signals: signals} }
@@ -58,6 +60,8 @@ func (o *options) register(fs *pflag.FlagSet) {
 	o.scale.register(fs)
 	o.classify.register(fs)
 	o.streams.register(fs)
+	o.operate.register(fs)
+	o.fs = fs
 }
 
 // config checks the flags and returns the operation they describe.

@@ -19,6 +19,7 @@ import (
 type report struct {
 	Version        int             `json:"version"`
 	Command        []string        `json:"command"`
+	Name           string          `json:"name"`
 	Outcome        runner.Outcome  `json:"outcome"`
 	ExitCode       int             `json:"exit_code"`
 	ElapsedMS      float64         `json:"elapsed_ms"`
@@ -44,13 +45,15 @@ type attemptReport struct {
 // timestampLayout is RFC 3339 in UTC with milliseconds.
 const timestampLayout = "2006-01-02T15:04:05.000Z07:00"
 
-// newReport builds the report of res. command is shown as given: the
-// caller hides its secrets; r hides those of the reasons, which may quote
-// the command's output, and cuts them to 200 characters.
-func newReport(command []string, res *runner.Result, code int, r reasoner) *report {
+// newReport builds the report of res, the operation called name. command
+// is shown as given: the caller hides its secrets; r hides those of the
+// reasons, which may quote the command's output, and cuts them to 200
+// characters.
+func newReport(name string, command []string, res *runner.Result, code int, r reasoner) *report {
 	rep := &report{
 		Version:        1,
 		Command:        command,
+		Name:           name,
 		Outcome:        res.Outcome,
 		ExitCode:       code,
 		ElapsedMS:      millis(res.Elapsed),
@@ -138,6 +141,15 @@ func writeReport(path string, rep *report) error {
 	if path, err = followLinks(path); err != nil {
 		return err
 	}
+	return replaceFile(path, ".retry-report-*", data, 0o600)
+}
+
+// replaceFile replaces the file at path, which is no symbolic link, with
+// one holding data and having mode: a temporary file named after pattern
+// in the same directory, flushed to disk and renamed over path. A FIFO, a
+// terminal or another device at path is written into instead (see
+// writeReport).
+func replaceFile(path, pattern string, data []byte, mode os.FileMode) error {
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
 		// Non-blocking: a FIFO that no one reads is an error, not a
 		// hang that only SIGKILL would end.
@@ -151,7 +163,7 @@ func writeReport(path string, rep *report) error {
 		}
 		return f.Close()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".retry-report-*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), pattern)
 	if err != nil {
 		return err
 	}
@@ -160,7 +172,7 @@ func writeReport(path string, rep *report) error {
 		tmp.Close()
 		return err
 	}
-	if err := tmp.Chmod(0o600); err != nil {
+	if err := tmp.Chmod(mode); err != nil {
 		tmp.Close()
 		return err
 	}

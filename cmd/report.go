@@ -110,12 +110,15 @@ func signalName(sig syscall.Signal) string {
 
 // reportJSON encodes rep as --summary-file and --summary json write it:
 // indented, and with <, > and & as themselves, as a command shows them.
-func reportJSON(rep *report) ([]byte, error) {
+func reportJSON(rep *report) ([]byte, error) { return encodeJSON(rep) }
+
+// encodeJSON encodes v indented, and with <, > and & as themselves.
+func encodeJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(rep); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

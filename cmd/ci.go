@@ -28,10 +28,15 @@ func detectCI(getenv func(string) string) ci {
 }
 
 // githubWarning writes a workflow command that GitHub Actions turns into a
-// warning annotation. The runner reads workflow commands from stderr as
-// well as stdout; the line must start with "::".
-func githubWarning(w io.Writer, msg string) {
-	fmt.Fprintf(w, "::warning title=retry::%s\n", githubEscape(msg))
+// warning annotation titled "retry NAME". The runner reads workflow
+// commands from stderr as well as stdout; the line must start with "::".
+func githubWarning(w io.Writer, name, msg string) {
+	fmt.Fprintf(w, "::warning title=%s::%s\n", githubProperty("retry "+name), githubEscape(msg))
+}
+
+// githubProperty escapes a property value of a workflow command.
+func githubProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
 // githubEscape escapes the message of a workflow command, as the Actions
@@ -53,8 +58,9 @@ func gitlabSectionEnd(w io.Writer, name string, now time.Time) {
 	fmt.Fprintf(w, "\x1b[0Ksection_end:%d:%s\r\x1b[0K\n", now.Unix(), name)
 }
 
-// gitlabSection names the section of attempt n: unique in a job log even
-// when several retry commands run in one job.
-func gitlabSection(pid, n int) string {
-	return fmt.Sprintf("retry-%d-attempt-%d", pid, n)
+// gitlabSection names the section of attempt n of the operation called
+// name: unique in a job log even when several retry commands run in one
+// job. A name holds only characters a section name may.
+func gitlabSection(name string, pid, n int) string {
+	return fmt.Sprintf("retry-%s-%d-attempt-%d", name, pid, n)
 }

@@ -33,8 +33,10 @@ type options struct {
 	nesting                                            nestingOptions
 	classify                                           classifyOptions
 	streams                                            streamOptions
+	operate                                            operateOptions
 
 	signals *runner.SignalCatcher // started before the flags are parsed
+	fs      *pflag.FlagSet        // tells which flags were given
 }
 
 func newOptions(signals *runner.SignalCatcher) *options { return &options{signals: signals} }
@@ -60,6 +62,8 @@ func (o *options) register(fs *pflag.FlagSet) {
 	o.nesting.register(fs)
 	o.classify.register(fs)
 	o.streams.register(fs)
+	o.operate.register(fs)
+	o.fs = fs
 }
 
 // config checks the flags and returns the operation they describe.

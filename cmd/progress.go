@@ -26,6 +26,8 @@ type reporter struct {
 	quiet       bool
 	mode        summaryMode
 	summaryFile string
+	metricsFile string
+	name        string // --name, or the command's base name
 	command     []string
 	redactor    *redact.Redactor
 	getenv      func(string) string
@@ -58,6 +60,10 @@ func (o *options) reporter(command []string, w io.Writer, getenv func(string) st
 			return nil, usagef("give the path of a file, such as "+filepath.Join(o.summaryFile, "report.json"), "--summary-file: %s is a directory", o.summaryFile)
 		}
 	}
+	name, err := o.operate.check(o.fs, command)
+	if err != nil {
+		return nil, err
+	}
 	var redactor *redact.Redactor
 	if len(o.redact) > 0 {
 		if redactor, err = redact.New(o.redact); err != nil {
@@ -69,6 +75,8 @@ func (o *options) reporter(command []string, w io.Writer, getenv func(string) st
 		quiet:       o.quiet,
 		mode:        mode,
 		summaryFile: o.summaryFile,
+		metricsFile: o.operate.metricsFile,
+		name:        name,
 		command:     command,
 		redactor:    redactor,
 		getenv:      getenv,
@@ -99,8 +107,8 @@ func (p *reporter) AttemptStarted(a *runner.Attempt, max int) {
 	p.count.Stop()
 	p.count = nil
 	if p.ci.gitlab {
-		header := fmt.Sprintf("retry: attempt %s: %s", attemptOf(a.Number, max), shellQuote(p.shownCommand()))
-		gitlabSectionStart(p.w, gitlabSection(os.Getpid(), a.Number), header, p.now())
+		header := fmt.Sprintf("retry %s: attempt %s: %s", p.name, attemptOf(a.Number, max), shellQuote(p.shownCommand()))
+		gitlabSectionStart(p.w, gitlabSection(p.name, os.Getpid(), a.Number), header, p.now())
 	}
 }
 
@@ -113,7 +121,7 @@ func (p *reporter) AttemptStarted(a *runner.Attempt, max int) {
 // under -q: the runner turns it into an annotation, not a log line.
 func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 	if p.ci.gitlab {
-		gitlabSectionEnd(p.w, gitlabSection(os.Getpid(), a.Number), p.now())
+		gitlabSectionEnd(p.w, gitlabSection(p.name, os.Getpid(), a.Number), p.now())
 	}
 	if a.Class == classify.Success {
 		return
@@ -127,7 +135,7 @@ func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 		text += "; " + a.Stopped
 	}
 	if p.ci.github && retrying {
-		githubWarning(p.w, text)
+		githubWarning(p.w, p.name, text)
 	}
 	if p.quiet {
 		return
@@ -156,13 +164,14 @@ func (p *reporter) finish(res *runner.Result, max, code int) {
 	p.count = nil
 	var rep *report
 	if p.summaryFile != "" || p.mode == summaryJSON {
-		rep = newReport(p.shownCommand(), res, code, p.redactor)
+		rep = newReport(p.name, p.shownCommand(), res, code, p.redactor)
 	}
 	if p.summaryFile != "" {
 		if err := writeReport(p.summaryFile, rep); err != nil {
 			errorf(p.w, "--summary-file: %s", err)
 		}
 	}
+	p.writeMetricsFile(res, code)
 	if p.ci.stepSummary != "" && noteworthy(res) {
 		if err := p.appendStepSummary(res, max, code); err != nil {
 			errorf(p.w, "GITHUB_STEP_SUMMARY: %s", err)
@@ -200,7 +209,7 @@ func (p *reporter) appendStepSummary(res *runner.Result, max, code int) error {
 	if err != nil {
 		return err
 	}
-	writeMarkdown(f, p.shownCommand(), summaryLine(res, max, code), attemptRows(res, p.redactor))
+	writeMarkdown(f, p.name, p.shownCommand(), summaryLine(res, max, code), attemptRows(res, p.redactor))
 	return f.Close()
 }
 

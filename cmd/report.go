@@ -17,6 +17,7 @@ import (
 type report struct {
 	Version        int             `json:"version"`
 	Command        []string        `json:"command"`
+	Name           string          `json:"name"`
 	Outcome        runner.Outcome  `json:"outcome"`
 	ExitCode       int             `json:"exit_code"`
 	ElapsedMS      float64         `json:"elapsed_ms"`
@@ -39,13 +40,15 @@ type attemptReport struct {
 	DelayMS    *float64 `json:"delay_ms,omitempty"`
 }
 
-// newReport builds the report of res. command is shown as given: the
-// caller hides its secrets; r hides those of the reasons, which may quote
-// the command's output, and cuts them to 200 characters.
-func newReport(command []string, res *runner.Result, code int, r reasoner) *report {
+// newReport builds the report of res, the operation called name. command
+// is shown as given: the caller hides its secrets; r hides those of the
+// reasons, which may quote the command's output, and cuts them to 200
+// characters.
+func newReport(name string, command []string, res *runner.Result, code int, r reasoner) *report {
 	rep := &report{
 		Version:        1,
 		Command:        command,
+		Name:           name,
 		Outcome:        res.Outcome,
 		ExitCode:       code,
 		ElapsedMS:      millis(res.Elapsed),
@@ -93,12 +96,15 @@ func ptr[T any](v T) *T { return &v }
 
 // reportJSON encodes rep as --summary-file and --summary json write it:
 // indented, and with <, > and & as themselves, as a command shows them.
-func reportJSON(rep *report) ([]byte, error) {
+func reportJSON(rep *report) ([]byte, error) { return encodeJSON(rep) }
+
+// encodeJSON encodes v indented, and with <, > and & as themselves.
+func encodeJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(rep); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
@@ -124,6 +130,15 @@ func writeReport(path string, rep *report) error {
 	if path, err = followLinks(path); err != nil {
 		return err
 	}
+	return replaceFile(path, ".retry-report-*", data, 0o600)
+}
+
+// replaceFile replaces the file at path, which is no symbolic link, with
+// one holding data and having mode: a temporary file named after pattern
+// in the same directory, flushed to disk and renamed over path. A FIFO, a
+// terminal or another device at path is written into instead (see
+// writeReport).
+func replaceFile(path, pattern string, data []byte, mode os.FileMode) error {
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
 		// Non-blocking: a FIFO that no one reads is an error, not a
 		// hang that only SIGKILL would end.
@@ -137,7 +152,7 @@ func writeReport(path string, rep *report) error {
 		}
 		return f.Close()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".retry-report-*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), pattern)
 	if err != nil {
 		return err
 	}
@@ -146,7 +161,7 @@ func writeReport(path string, rep *report) error {
 		tmp.Close()
 		return err
 	}
-	if err := tmp.Chmod(0o600); err != nil {
+	if err := tmp.Chmod(mode); err != nil {
 		tmp.Close()
 		return err
 	}

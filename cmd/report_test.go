@@ -71,7 +71,7 @@ func TestReportSchema(t *testing.T) {
 	}
 	for outcome, res := range results() {
 		t.Run(string(outcome), func(t *testing.T) {
-			data, err := reportJSON(newReport([]string{"sh", "-c", "exit 1"}, res, codes[outcome], (*redact.Redactor)(nil)))
+			data, err := reportJSON(newReport("sh", []string{"sh", "-c", "exit 1"}, res, codes[outcome], (*redact.Redactor)(nil)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,7 +164,7 @@ func TestReportOfRealRuns(t *testing.T) {
 // as the schema requires, not a negative number.
 func TestReportPastDeadline(t *testing.T) {
 	res := &runner.Result{Outcome: runner.Deadline, Started: t0, Deadline: t0.Add(-time.Hour), IdempotencyKey: "k", Attempts: []runner.Attempt{}}
-	data, err := reportJSON(newReport([]string{"true"}, res, 124, (*redact.Redactor)(nil)))
+	data, err := reportJSON(newReport("true", []string{"true"}, res, 124, (*redact.Redactor)(nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestReportRedacts(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := r.Args([]string{"deploy", "--password", "Hunter2-Pa55", "acct-42"})
-	data, err := reportJSON(newReport(cmd, res, 127, r))
+	data, err := reportJSON(newReport(defaultName(cmd), cmd, res, 127, r))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestWriteReportAtomic(t *testing.T) {
 	if err := os.WriteFile(path, bytes.Repeat([]byte("old "), 10000), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rep := newReport([]string{"true"}, results()[runner.Succeeded], 0, (*redact.Redactor)(nil))
+	rep := newReport("true", []string{"true"}, results()[runner.Succeeded], 0, (*redact.Redactor)(nil))
 	if err := writeReport(path, rep); err != nil {
 		t.Fatal(err)
 	}

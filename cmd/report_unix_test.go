@@ -27,7 +27,7 @@ func TestWriteReportIntoFIFO(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	rep := newReport([]string{"true"}, results()[runner.Succeeded], 0, (*redact.Redactor)(nil))
+	rep := newReport("true", []string{"true"}, results()[runner.Succeeded], 0, (*redact.Redactor)(nil))
 	if err := writeReport(path, rep); err != nil {
 		t.Fatal(err)
 	}

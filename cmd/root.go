@@ -59,6 +59,11 @@ names a retry subcommand.`,
 	if mayWantSubcommands(args) {
 		if subs := subcommands(stdout); wantsSubcommands(args, subs) {
 			root.AddCommand(subs...)
+			if completing(args) {
+				for _, c := range subs {
+					completeFlagValues(c) // retry explain takes a run's flags
+				}
+			}
 		}
 	}
 	return root
@@ -88,7 +93,7 @@ func subcommands(stdout io.Writer) []*cobra.Command {
 			_, err := io.WriteString(stdout, presetsText())
 			return err
 		},
-	}, newCompletionCommand()}
+	}, newExplainCommand(stdout), newCompletionCommand()}
 }
 
 // wantsSubcommands reports whether args ask for a subcommand, or for help,

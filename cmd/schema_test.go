@@ -323,6 +323,8 @@ func TestSchemaValidator(t *testing.T) {
 		{"exit code out of range", func(r map[string]any) { r["exit_code"] = json.Number("300") }, "$.exit_code"},
 		{"elapsed as string", func(r map[string]any) { r["elapsed_ms"] = "1s" }, "$.elapsed_ms"},
 		{"empty command", func(r map[string]any) { r["command"] = []any{} }, "$.command"},
+		{"missing name", func(r map[string]any) { delete(r, "name") }, `"name" is missing`},
+		{"name with a space", func(r map[string]any) { r["name"] = "nightly backup" }, "$.name"},
 		{"attempt both exit code and signal", func(r map[string]any) { attempt(r, 0)["signal"] = "SIGKILL" }, "oneOf"},
 		{"attempt neither exit code nor signal", func(r map[string]any) { delete(attempt(r, 1), "signal") }, "oneOf"},
 		{"attempt bad class", func(r map[string]any) { attempt(r, 0)["class"] = "transient" }, "$.attempts[0].class"},

@@ -129,10 +129,10 @@ func writeTable(w io.Writer, rows []attemptRow) {
 }
 
 // writeMarkdown writes the summary as GitHub-flavoured Markdown, for
-// $GITHUB_STEP_SUMMARY: the command as a heading, the summary line, and
-// the attempts as a table.
-func writeMarkdown(w io.Writer, command []string, line string, rows []attemptRow) {
-	fmt.Fprintf(w, "### retry: %s\n\n%s\n\n", codeSpan(shellQuote(command)), mdCell(line))
+// $GITHUB_STEP_SUMMARY: the operation's name and the command as a
+// heading, the summary line, and the attempts as a table.
+func writeMarkdown(w io.Writer, name string, command []string, line string, rows []attemptRow) {
+	fmt.Fprintf(w, "### retry %s: %s\n\n%s\n\n", mdCell(name), codeSpan(shellQuote(command)), mdCell(line))
 	fmt.Fprintln(w, "| attempt | started | took | result | class | wait | reason |")
 	fmt.Fprintln(w, "|---:|---:|---:|---|---|---:|---|")
 	for _, r := range rows {

@@ -125,8 +125,8 @@ func TestMarkdown(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	writeMarkdown(&b, []string{"make", "deploy"}, "succeeded on attempt 3/3 after 1.23s", attemptRows(results()[runner.Succeeded], (*redact.Redactor)(nil)))
-	want := "### retry: `make deploy`\n\nsucceeded on attempt 3/3 after 1.23s\n\n" +
+	writeMarkdown(&b, "deploy_prod", []string{"make", "deploy"}, "succeeded on attempt 3/3 after 1.23s", attemptRows(results()[runner.Succeeded], (*redact.Redactor)(nil)))
+	want := "### retry deploy\\_prod: `make deploy`\n\nsucceeded on attempt 3/3 after 1.23s\n\n" +
 		"| attempt | started | took | result | class | wait | reason |\n" +
 		"|---:|---:|---:|---|---|---:|---|\n" +
 		"| 1 | +1.00s | 0.21s | exit 1 | retryable | 0.63s | default: exit 1 may be transient |\n" +
@@ -139,8 +139,8 @@ func TestMarkdown(t *testing.T) {
 
 func TestGitHubEscape(t *testing.T) {
 	var b bytes.Buffer
-	githubWarning(&b, "50% done\r\nnext")
-	if got, want := b.String(), "::warning title=retry::50%25 done%0D%0Anext\n"; got != want {
+	githubWarning(&b, "nightly", "50% done\r\nnext")
+	if got, want := b.String(), "::warning title=retry nightly::50%25 done%0D%0Anext\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
@@ -148,11 +148,11 @@ func TestGitHubEscape(t *testing.T) {
 func TestGitLabSection(t *testing.T) {
 	var b bytes.Buffer
 	now := time.Unix(1796000000, 0)
-	name := gitlabSection(42, 2)
+	name := gitlabSection("make", 42, 2)
 	gitlabSectionStart(&b, name, "retry: attempt 2/3: make", now)
 	gitlabSectionEnd(&b, name, now)
-	want := "\x1b[0Ksection_start:1796000000:retry-42-attempt-2\r\x1b[0Kretry: attempt 2/3: make\n" +
-		"\x1b[0Ksection_end:1796000000:retry-42-attempt-2\r\x1b[0K\n"
+	want := "\x1b[0Ksection_start:1796000000:retry-make-42-attempt-2\r\x1b[0Kretry: attempt 2/3: make\n" +
+		"\x1b[0Ksection_end:1796000000:retry-make-42-attempt-2\r\x1b[0K\n"
 	if b.String() != want {
 		t.Errorf("got  %q\nwant %q", b.String(), want)
 	}

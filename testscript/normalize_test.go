@@ -29,7 +29,7 @@ func normalize(s string) string {
 	for _, n := range []struct{ re, with string }{
 		{`\x1b`, "<ESC>"},
 		{`\r`, "<CR>"},
-		{`section_(start|end):[0-9]+:retry-[0-9]+-`, "section_$1:<t>:retry-<pid>-"},
+		{`section_(start|end):[0-9]+:retry-([A-Za-z0-9_.-]+)-[0-9]+-attempt-`, "section_$1:<t>:retry-$2-<pid>-attempt-"},
 		{`"(elapsed|duration|delay|deadline|hint)_ms": [0-9.e+]+`, `"${1}_ms": <ms>`},
 		{`"started_at": "[^"]*"`, `"started_at": "<t>"`},
 		{`\b[0-9]+(\.[0-9]+)?(ms|s|m|h)([0-9]+(\.[0-9]+)?(ms|s|m|h))*\b`, "<d>"},

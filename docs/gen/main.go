@@ -165,10 +165,31 @@ A cron job that keeps trying for up to an hour and leaves a JSON report:
 retry \-a 0 \-d 1h \-\-delay 30s \-\-max\-delay 10m \-\-summary\-file /var/log/backup.json \-\- /usr/local/bin/backup
 .fi
 .RE
+.PP
+The same job, watched by Prometheus through node_exporter's textfile
+collector: \fB\-\-metrics\-file\fP writes
+\fBretry_last_success_timestamp_seconds{job="backup"}\fP and the other
+\fBretry_last_*\fP gauges, so that "no success in 26 hours" is one alert:
+.PP
+.RS
+.nf
+retry \-\-name backup \-a 0 \-d 1h \-\-metrics\-file /var/lib/prometheus/node\-exporter/backup.prom \-\- /usr/local/bin/backup
+.fi
+.RE
+.PP
+What a plan will do, and whether the deadline can hold it, without running
+anything (see \fBretry\-explain\fP(1)):
+.PP
+.RS
+.nf
+retry explain \-a 5 \-\-delay 1s \-\-max\-delay 4s \-d 10s \-\- make test
+.fi
+.RE
 
 .SH NOTES
 The full manual, with the classification rules, the JSON report and more
-recipes, is docs/manual.md in retry's source repository.
+recipes, is docs/manual.md in retry's source repository; the metrics and
+their alert rules are in docs/metrics.md.
 
 `
 

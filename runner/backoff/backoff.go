@@ -81,6 +81,29 @@ func Upper(retryIndex int, base, cap time.Duration) time.Duration {
 	return min(cap, exponential)
 }
 
+// Bounds returns the range that Delay draws the wait before the retry
+// with index retryIndex from: [lo, hi) for full and equal jitter, lo ==
+// hi == u for none. The draw is uniform, so the median wait is lo +
+// (hi-lo)/2. It reads the same formula as Delay.
+func (p Policy) Bounds(retryIndex int) (lo, hi time.Duration) {
+	u := Upper(retryIndex, p.Base, p.Cap)
+	if u <= 0 {
+		return 0, 0
+	}
+	switch p.Jitter {
+	case None:
+		return u, u
+	case Equal:
+		half := u / 2
+		if half <= 0 {
+			return u - half, u - half
+		}
+		return u - half, u
+	default:
+		return 0, u
+	}
+}
+
 // Delay is the design document's retryDelay: the same argument checks,
 // the shift capped at 30, saturation on overflow, and for full jitter a
 // uniform draw from [0, upper). It works in time.Duration rather than

@@ -167,3 +167,37 @@ func TestParseJitter(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicyBounds: every draw of Delay lies within Bounds, and the draws
+// reach both ends of it, so the range retry explain prints is the one a
+// run draws from.
+func TestPolicyBounds(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, j := range []Jitter{Full, Equal, None} {
+		for _, base := range []time.Duration{time.Nanosecond, 3 * time.Nanosecond, time.Millisecond, time.Second} {
+			p := Policy{Base: base, Cap: 4 * base, Jitter: j}
+			for i := range 5 {
+				lo, hi := p.Bounds(i)
+				minSeen, maxSeen := time.Duration(math.MaxInt64), time.Duration(-1)
+				for range 2000 {
+					d, err := p.Delay(i, r)
+					if err != nil {
+						t.Fatal(err)
+					}
+					minSeen, maxSeen = min(minSeen, d), max(maxSeen, d)
+					if d < lo || (d >= hi && lo != hi) || (lo == hi && d != lo) {
+						t.Fatalf("%v base %v retry %d: delay %v outside Bounds [%v, %v)", j, base, i, d, lo, hi)
+					}
+				}
+				// The draws come within 1% of the ends (or hit them for none).
+				slack := (hi - lo) / 100
+				if minSeen > lo+slack || (lo != hi && maxSeen < hi-1-slack) {
+					t.Errorf("%v base %v retry %d: draws span [%v, %v], Bounds [%v, %v)", j, base, i, minSeen, maxSeen, lo, hi)
+				}
+			}
+		}
+	}
+	if lo, hi := (Policy{Base: time.Second, Cap: 0, Jitter: None}).Bounds(3); lo != 0 || hi != 0 {
+		t.Errorf("cap 0: Bounds = [%v, %v), want no wait", lo, hi)
+	}
+}

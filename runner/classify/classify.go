@@ -109,6 +109,16 @@ var permanentDefaults = map[int]string{
 	int(exitcodes.NotFound):      "command not found",
 }
 
+// DefaultPermanent returns the exit codes that the default rule treats as
+// permanent, for a person reading the rules (retry explain).
+func DefaultPermanent() Codes {
+	var c Codes
+	for code := range permanentDefaults {
+		c.Add(code)
+	}
+	return c
+}
+
 // Classify applies the classification order to f: the first rule that
 // matches decides.
 func (r *Rules) Classify(f Facts) Decision {

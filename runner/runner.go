@@ -40,6 +40,9 @@ type Config struct {
 	// Env is the environment of every attempt, before the RETRY_*
 	// variables are added; nil means the current process's.
 	Env []string
+	// CMessages runs every attempt with its messages in English (the C
+	// locale), for rules that read them; the rest of the locale stays.
+	CMessages bool
 	// Attempts is the number of attempts, the first included; 0 means
 	// unlimited (a Deadline is then expected).
 	Attempts int
@@ -140,6 +143,9 @@ type Attempt struct {
 	StartErr error
 	Class    classify.Class
 	Reason   string
+	// Advice, when not empty, tells how to let the rules decide: the
+	// flag that shows the messages a preset could not see.
+	Advice string
 	// Hint is a server's requested wait, when HasHint.
 	Hint    time.Duration
 	HasHint bool
@@ -269,6 +275,9 @@ func newRun(cfg Config, cancel context.CancelCauseFunc) *run {
 	if r.cfg.Env == nil {
 		r.cfg.Env = os.Environ()
 	}
+	if cfg.CMessages {
+		r.cfg.Env = cMessages(r.cfg.Env)
+	}
 	key := cfg.IdempotencyKey
 	if key == "" {
 		key = newUUID()
@@ -324,7 +333,7 @@ func (r *run) loop(ctx context.Context) *Result {
 		}
 		a.Hint, a.HasHint = out.Hint, out.HasHint
 		d := r.rules.Classify(classify.Facts{StartErr: a.StartErr, ExitCode: a.ExitCode, Signal: a.Signal, SignalSent: a.SignalSent, TimedOut: a.TimedOut, Output: out})
-		a.Class, a.Reason = d.Class, d.Reason
+		a.Class, a.Reason, a.Advice = d.Class, d.Reason, d.Hint
 		switch {
 		case d.Class == classify.Success:
 			res.Outcome = Succeeded

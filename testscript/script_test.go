@@ -37,11 +37,13 @@ func TestScripts(t *testing.T) {
 		"normalize":  normalizeCmd,
 	}
 	maps.Copy(cmds, signalCmds())
+	maps.Copy(cmds, serverCmds())
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata",
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
 		Cmds:                cmds,
+		Condition:           serverConditions,
 		Setup: func(env *testscript.Env) error {
 			// Scripts must not inherit an enclosing retry's settings.
 			for _, name := range []string{"RETRY_DEPTH", "RETRY_DEADLINE", "RETRY_ATTEMPT", "RETRY_MAX_ATTEMPTS", "RETRY_IDEMPOTENCY_KEY"} {

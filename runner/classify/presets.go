@@ -68,12 +68,13 @@ func Presets() []Preset {
 		}, Blind: "curl -s without -S prints no error: use -sS (or -fsS). -i, -I and -D - write the response headers to stdout: " +
 			"add --match both to read a 503's status line or Retry-After there, or send the headers to stderr with -D /dev/stderr", quiet: curlQuiet},
 		{Name: "git", Summary: "git clone, fetch, pull, push, ls-remote and submodule over HTTP(S), SSH, git:// and local paths; a held index.lock", Rules: []PresetRule{
-			{StopIf, `(?i)(Authentication failed for|Permission denied \(|could not read (Username|Password)|Repository not found|repository '.*' (not found|does not exist)|Host key verification failed|access denied or repository not exported|does not appear to be a git repository)`,
+			{StopIf, `(?i)(Authentication failed for|Permission denied \(|could not read (Username|Password)|Repository not found|repository '.*' (not found|does not exist)|Host key verification failed|access denied or repository not exported|does not appear to be a git repository|git-(upload|receive)-pack'?: (command )?not found)`,
 				"credentials or a missing repository: another attempt fails the same way", "git: http.c, credential.c, remote-curl.c, daemon.c, connect.c, transport.c; OpenSSH sshconnect.c"},
 			{RetryIf, gitHTTP, "network failure or a transient HTTP status reported through libcurl", gitRemote},
 			{RetryIf, `(RPC failed; (curl (16|18|28|52|55|56|92)|HTTP (408|429|500|502|503|504))|the remote end hung up unexpectedly|early EOF|unexpected disconnect while reading sideband packet)`, "the connection broke during the transfer", "git: remote-curl.c \"RPC failed; %s\", pkt-line.c, fetch-pack.c"},
 			{RetryIf, `(errno=(Connection refused|Connection timed out|Connection reset by peer|No route to host|Network is unreachable)|unable to look up .* \(port .*\) \(Temporary failure)`, "git:// could not connect to the daemon", `git: connect.c, git_tcp_connect_sock(): "unable to connect to %s:\n%s", "errno=%s"`},
 			{RetryIf, sshNet, "the SSH transport could not connect, or the connection broke before authentication", sshConnect},
+			{RetryIf, `^fatal: Could not read from remote repository\.$`, "the connection closed before the server said why (a git daemon or SSH server that dropped it); a server that refuses for good says so on a line the stop rules read first", "git: connect.c, transport.c (die_initial_contact)"},
 			{RetryIf, `Unable to create '.*\.lock': File exists`, "another git process holds the lock; it goes away when that process ends", "git: lockfile.c, unable_to_lock_message()"},
 		}, Blind: "git prints its errors whatever -q says; only a redirected stderr (2>/dev/null) hides them"},
 		{Name: "http", Summary: "any tool that prints an HTTP status line or reason phrase", Rules: []PresetRule{

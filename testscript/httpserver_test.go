@@ -40,7 +40,7 @@ func httpserver(ts *testscript.TestScript, neg bool, args []string) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	ts.Check(err)
 	var served atomic.Int64
-	log := ts.MkAbs("requests")
+	log := workPath(ts, "requests")
 	stop := make(chan struct{})
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := int(served.Add(1))
@@ -89,11 +89,11 @@ func answer(ts *testscript.TestScript, a string) handler {
 		}
 		h := &cgi.Handler{
 			Path: filepath.Join(strings.TrimSpace(string(out)), "git-http-backend"),
-			Env:  []string{"GIT_PROJECT_ROOT=" + ts.MkAbs("git"), "GIT_HTTP_EXPORT_ALL=1"},
+			Env:  []string{"GIT_PROJECT_ROOT=" + workPath(ts, "git"), "GIT_HTTP_EXPORT_ALL=1"},
 		}
 		return func(w http.ResponseWriter, r *http.Request, _ int) { h.ServeHTTP(w, r) }
 	case "files":
-		h := http.FileServer(http.Dir(ts.MkAbs("files")))
+		h := http.FileServer(http.Dir(workPath(ts, "files")))
 		return func(w http.ResponseWriter, r *http.Request, _ int) { h.ServeHTTP(w, r) }
 	}
 	s, after, _ := strings.Cut(a, ":")

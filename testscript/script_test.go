@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -50,10 +51,23 @@ func TestScripts(t *testing.T) {
 				env.Setenv(name, "")
 			}
 			env.Setenv("GORACE", noExitSleep())
+			// The go command's build cache, shared with the scripts that
+			// run go: a cold one would build the standard library.
+			env.Setenv("GOCACHE", goCache())
 			return nil
 		},
 	})
 }
+
+// goCache returns the go command's build cache directory, or "" when go
+// is not there.
+var goCache = sync.OnceValue(func() string {
+	out, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+})
 
 // noExitSleep returns GORACE for the commands the tests run: a binary
 // built with the race detector sleeps a second as it exits unless told not

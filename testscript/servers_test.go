@@ -85,9 +85,15 @@ func sshdPath() string {
 	return ""
 }
 
+// workPath returns the path of name in $WORK, wherever the script has
+// gone with cd.
+func workPath(ts *testscript.TestScript, name string) string {
+	return filepath.Join(ts.Getenv("WORK"), name)
+}
+
 // background starts cmd for the rest of the script.
 func background(ts *testscript.TestScript, cmd *exec.Cmd) {
-	log, err := os.Create(ts.MkAbs(filepath.Base(cmd.Path) + ".log"))
+	log, err := os.Create(workPath(ts, filepath.Base(cmd.Path)+".log"))
 	ts.Check(err)
 	cmd.Stdout, cmd.Stderr = log, log
 	ts.Check(cmd.Start())
@@ -127,7 +133,7 @@ func gitdaemon(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: gitdaemon")
 	}
 	port := listenPort(ts)
-	root := ts.MkAbs("git")
+	root := workPath(ts, "git")
 	background(ts, exec.Command("git", "daemon", "--reuseaddr", "--export-all", "--listen=127.0.0.1",
 		"--port="+strconv.Itoa(port), "--base-path="+root, root))
 	awaitPort(ts, port, "git daemon")
@@ -245,7 +251,7 @@ func modproxy(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: modproxy MODULE VERSION DIR")
 	}
 	mod, version, src := args[0], args[1], ts.MkAbs(args[2])
-	dir := filepath.Join(ts.MkAbs("files"), mod, "@v")
+	dir := filepath.Join(workPath(ts, "files"), mod, "@v")
 	ts.Check(os.MkdirAll(dir, 0o755))
 	gomod, err := os.ReadFile(filepath.Join(src, "go.mod"))
 	ts.Check(err)

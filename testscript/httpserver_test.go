@@ -3,10 +3,14 @@
 package testscript_test
 
 import (
+	"encoding/pem"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/cgi"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,8 +21,9 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// httpserver ANSWER... serves HTTP on 127.0.0.1 for the rest of the
-// script, at $URL: the first request gets the first answer, the next the
+// httpserver [-tls] ANSWER... serves HTTP on 127.0.0.1 for the rest of the
+// script, at $URL (with -tls, HTTPS with a throwaway certificate, written
+// to $WORK/cert.pem for the clients to trust): the first request gets the first answer, the next the
 // second, and the last one repeats. An answer is
 //
 //	STATUS[:RETRY-AFTER]  that status (with a Retry-After header when given)
@@ -30,22 +35,24 @@ import (
 //
 // Each request is logged in $WORK/requests.
 func httpserver(ts *testscript.TestScript, neg bool, args []string) {
+	tls := len(args) > 0 && args[0] == "-tls"
+	if tls {
+		args = args[1:]
+	}
 	if neg || len(args) == 0 {
-		ts.Fatalf("usage: httpserver answer...")
+		ts.Fatalf("usage: httpserver [-tls] answer...")
 	}
 	var answers []handler
 	for _, a := range args {
 		answers = append(answers, answer(ts, a))
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	ts.Check(err)
 	var served atomic.Int64
-	log := workPath(ts, "requests")
+	requests := workPath(ts, "requests")
 	stop := make(chan struct{})
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := int(served.Add(1))
 		i := min(n, len(answers)) - 1
-		appendLine(log, fmt.Sprintf("%s %s -> %s", r.Method, r.URL.Path, strings.Split(args[i], ":")[0]))
+		appendLine(requests, fmt.Sprintf("%s %s -> %s", r.Method, r.URL.Path, strings.Split(args[i], ":")[0]))
 		if args[i] == "hang" {
 			select {
 			case <-stop:
@@ -54,13 +61,20 @@ func httpserver(ts *testscript.TestScript, neg bool, args []string) {
 			return
 		}
 		answers[i](w, r, n)
-	})}
-	go srv.Serve(ln)
+	}))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // clients that hang up on purpose
+	if tls {
+		srv.StartTLS()
+		cert := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+		ts.Check(os.WriteFile(workPath(ts, "cert.pem"), cert, 0o644))
+	} else {
+		srv.Start()
+	}
 	ts.Defer(func() {
 		close(stop)
 		srv.Close()
 	})
-	ts.Setenv("URL", "http://"+ln.Addr().String()+"/")
+	ts.Setenv("URL", srv.URL+"/")
 }
 
 // handler answers the nth request.

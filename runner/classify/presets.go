@@ -68,8 +68,8 @@ func Presets() []Preset {
 		}, Blind: "curl -s without -S prints no error: use -sS (or -fsS). -i, -I and -D - write the response headers to stdout: " +
 			"add --match both to read a 503's status line or Retry-After there, or send the headers to stderr with -D /dev/stderr", quiet: curlQuiet},
 		{Name: "git", Summary: "git clone, fetch, pull, push, ls-remote and submodule over HTTP(S), SSH, git:// and local paths; a held index.lock", Rules: []PresetRule{
-			{StopIf, `(?i)(Authentication failed for|Permission denied \(|could not read (Username|Password)|Repository not found|repository '.*' (not found|does not exist)|Host key verification failed|access denied or repository not exported|does not appear to be a git repository|git-(upload|receive)-pack'?: (command )?not found)`,
-				"credentials or a missing repository: another attempt fails the same way", "git: http.c, credential.c, remote-curl.c, daemon.c, connect.c, transport.c; OpenSSH sshconnect.c"},
+			{StopIf, `(?i)(Authentication failed for|Permission denied \(|could not read (Username|Password)|Repository not found|repository '.*' (not found|does not exist)|Host key verification failed|access denied or repository not exported|does not appear to be a git repository|git-(upload|receive)-pack'?: (command )?not found|server certificate verification failed|SSL certificate problem)`,
+				"credentials, a missing repository or an untrusted certificate: another attempt fails the same way", "git: http.c, credential.c, remote-curl.c, daemon.c, connect.c, transport.c; libcurl's TLS errors (GnuTLS, OpenSSL); OpenSSH sshconnect.c"},
 			{RetryIf, gitHTTP, "network failure or a transient HTTP status reported through libcurl", gitRemote},
 			{RetryIf, `(RPC failed; (curl (16|18|28|52|55|56|92)|HTTP (408|429|500|502|503|504))|the remote end hung up unexpectedly|early EOF|unexpected disconnect while reading sideband packet)`, "the connection broke during the transfer", "git: remote-curl.c \"RPC failed; %s\", pkt-line.c, fetch-pack.c"},
 			{RetryIf, `(errno=(Connection refused|Connection timed out|Connection reset by peer|No route to host|Network is unreachable)|unable to look up .* \(port .*\) \(Temporary failure)`, "git:// could not connect to the daemon", `git: connect.c, git_tcp_connect_sock(): "unable to connect to %s:\n%s", "errno=%s"`},
@@ -111,7 +111,7 @@ func Presets() []Preset {
 			{RetryIf, `(Error from server \((ServiceUnavailable|InternalError|Timeout|ServerTimeout|TooManyRequests|Conflict)\)|The connection to the server .* was refused|Unable to connect to the server: |etcdserver: (request timed out|leader changed)|the object has been modified; please apply your changes to the latest version and try again|the server is currently unable to handle the request|the server has received too many requests|TLS handshake timeout)`, "the API server is unavailable, overloaded or restarting, or an optimistic-concurrency conflict", k8sReasons + "; kubectl/pkg/cmd/util/helpers.go (connection refused)"},
 		}},
 		{Name: "wget", Summary: "GNU wget: network failures and transient server errors, in its verbose and -nv forms", Rules: []PresetRule{
-			{RetryOn, "4", "network failure (refused, reset, timed out, name not resolved)", "wget(1) EXIT STATUS"},
+			{RetryOn, "4", "network failure (refused, reset, timed out, name not resolved), and a 504, which wget counts as one (\"Giving up.\")", "wget(1) EXIT STATUS"},
 			{StopOn, "2,5,6", "a bad command line (2), an SSL verification failure (5), a username/password authentication failure (6)", "wget(1) EXIT STATUS"},
 			{RetryIf, `ERROR (408|429|500|502|503|504)\b`, "server error response with a transient status (exit 8)", "wget(1) EXIT STATUS (8: server issued an error response); src/http.c \"%s ERROR %d: %s.\""},
 			{StopIf, `ERROR 4(0[0-79]|1[0-9]|2[0-8]|[3-9][0-9]): `, "any other 4xx: the request itself is wrong", `wget: src/http.c "%s ERROR %d: %s."`},

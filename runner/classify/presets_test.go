@@ -82,3 +82,21 @@ func TestAptFailIf(t *testing.T) {
 		t.Errorf("apt-get update with failed mirrors: %s (%s)", d.Class, d.Reason)
 	}
 }
+
+// TestAptFailIfStop: a repository whose key is missing fails every
+// update the same way: the stop rule makes the --fail-if failure final.
+func TestAptFailIfStop(t *testing.T) {
+	p, _ := LookupPreset("apt")
+	r := &Rules{}
+	if err := r.AddPreset(p); err != nil {
+		t.Fatal(err)
+	}
+	m := r.NewMatcher(nil)
+	w := m.Writer("stderr")
+	_, _ = w.Write([]byte("W: GPG error: http://127.0.0.1:8080 stable InRelease: The following signatures couldn't be verified because the public key is not available: NO_PUBKEY 5DC22404A6F9F1CA\nW: Failed to fetch http://127.0.0.1:8080/dists/stable/InRelease  The following signatures couldn't be verified because the public key is not available: NO_PUBKEY 5DC22404A6F9F1CA\nW: Some index files failed to download. They have been ignored, or old ones used instead.\n"))
+	_ = w.Close()
+	d := r.Classify(Facts{Output: m.Output()})
+	if d.Class != Permanent || !strings.Contains(d.Reason, "--fail-if of preset apt") || !strings.Contains(d.Reason, "--stop-if of preset apt") {
+		t.Errorf("apt-get update without the key: %s (%s)", d.Class, d.Reason)
+	}
+}

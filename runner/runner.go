@@ -333,7 +333,7 @@ func (r *run) loop(ctx context.Context) *Result {
 		}
 		a.Hint, a.HasHint = out.Hint, out.HasHint
 		d := r.rules.Classify(classify.Facts{StartErr: a.StartErr, ExitCode: a.ExitCode, Signal: a.Signal, SignalSent: a.SignalSent, TimedOut: a.TimedOut, Output: out})
-		a.Class, a.Reason, a.Advice = d.Class, d.Reason, d.Hint
+		a.Class, a.Reason, a.Advice = d.Class, d.Reason, d.Advice
 		switch {
 		case d.Class == classify.Success:
 			res.Outcome = Succeeded

@@ -11,8 +11,8 @@ type Quiet struct {
 	// Why says what hides the messages: "curl -fsL (-s without -S) prints
 	// no error messages".
 	Why string
-	// Hint names the flag that shows them.
-	Hint string
+	// Advice names the flag that shows them.
+	Advice string
 }
 
 // CheckCommand looks on the command line argv for a flag known to hide the
@@ -43,7 +43,7 @@ func (r *Rules) blind(d *Decision, out Output) {
 	switch {
 	case r.quiet != nil && r.readsMessages():
 		d.Reason += "; the rules could not decide: " + r.quiet.Why
-		d.Hint = r.quiet.Hint
+		d.Advice = r.quiet.Advice
 	case out.Silent && (len(r.StopIf) > 0 || len(r.RetryIf) > 0):
 		streams := "stderr"
 		switch r.Match {
@@ -53,9 +53,9 @@ func (r *Rules) blind(d *Decision, out Output) {
 			streams = "stdout and stderr"
 		}
 		d.Reason += "; the rules could not decide: " + streams + " carried nothing"
-		d.Hint = "the rules read " + streams + ", which carried nothing: let the command print its errors there"
+		d.Advice = "the rules read " + streams + ", which carried nothing: let the command print its errors there"
 		if r.Match == MatchStderr {
-			d.Hint += ", or add --match both if it writes them to stdout"
+			d.Advice += ", or add --match both if it writes them to stdout"
 		}
 	}
 }
@@ -127,8 +127,8 @@ func curlQuiet(tool string, args []string, _ Streams) *Quiet {
 		return nil
 	}
 	return &Quiet{
-		Why:  "curl " + silent + " (-s without -S) prints no error message",
-		Hint: "add -S (--show-error) to curl's -s, as in curl -fsS, so that it prints its errors for --preset curl",
+		Why:    "curl " + silent + " (-s without -S) prints no error message",
+		Advice: "add -S (--show-error) to curl's -s, as in curl -fsS, so that it prints its errors for --preset curl",
 	}
 }
 
@@ -143,13 +143,13 @@ func wgetQuiet(tool string, args []string, _ Streams) *Quiet {
 		switch flag {
 		case "q", "--quiet":
 			q = &Quiet{
-				Why:  "wget " + arg + " (quiet) prints no error message",
-				Hint: "use wget -nv (--no-verbose) instead of -q: it prints only the errors and one line per file",
+				Why:    "wget " + arg + " (quiet) prints no error message",
+				Advice: "use wget -nv (--no-verbose) instead of -q: it prints only the errors and one line per file",
 			}
 		case "o", "--output-file":
 			q = &Quiet{
-				Why:  "wget " + arg + " writes its messages to a file",
-				Hint: "drop wget's -o (--output-file) so that its messages reach stderr, or use -nv to keep them short",
+				Why:    "wget " + arg + " writes its messages to a file",
+				Advice: "drop wget's -o (--output-file) so that its messages reach stderr, or use -nv to keep them short",
 			}
 		}
 	})
@@ -184,15 +184,15 @@ func sshQuiet(tool string, args []string, _ Streams) *Quiet {
 	shortFlags(args, values, stop, func(flag, arg string) {
 		if flag == "q" {
 			q = &Quiet{
-				Why:  tool + " " + arg + " (quiet) prints no error message",
-				Hint: "drop -q from " + tool + ": without it, it prints why it could not connect",
+				Why:    tool + " " + arg + " (quiet) prints no error message",
+				Advice: "drop -q from " + tool + ": without it, it prints why it could not connect",
 			}
 		}
 	})
 	if q == nil && tool == "ssh" && logLevelQuiet(args) {
 		q = &Quiet{
-			Why:  "ssh -o LogLevel=QUIET prints no error message",
-			Hint: "drop -o LogLevel=QUIET (or use LogLevel=ERROR) so that ssh prints why it could not connect",
+			Why:    "ssh -o LogLevel=QUIET prints no error message",
+			Advice: "drop -o LogLevel=QUIET (or use LogLevel=ERROR) so that ssh prints why it could not connect",
 		}
 	}
 	return q
@@ -232,8 +232,8 @@ func goQuiet(tool string, args []string, match Streams) *Quiet {
 		}
 		if a == "-json" || a == "--json" || strings.HasPrefix(a, "-json=") {
 			return &Quiet{
-				Why:  "go " + a + " writes its errors to stdout as JSON",
-				Hint: "add --match both so that --preset go reads stdout too, or drop -json",
+				Why:    "go " + a + " writes its errors to stdout as JSON",
+				Advice: "add --match both so that --preset go reads stdout too, or drop -json",
 			}
 		}
 	}

@@ -50,10 +50,10 @@ func TestCheckCommand(t *testing.T) {
 		r.CheckCommand(strings.Fields(tc.argv))
 		d := r.Classify(Facts{ExitCode: 99})
 		switch {
-		case tc.want == "" && d.Hint != "":
-			t.Errorf("%s with --preset %s: hint %q, want none", tc.argv, tc.preset, d.Hint)
-		case tc.want != "" && !strings.Contains(d.Hint, tc.want):
-			t.Errorf("%s with --preset %s: hint %q, want one with %q", tc.argv, tc.preset, d.Hint, tc.want)
+		case tc.want == "" && d.Advice != "":
+			t.Errorf("%s with --preset %s: hint %q, want none", tc.argv, tc.preset, d.Advice)
+		case tc.want != "" && !strings.Contains(d.Advice, tc.want):
+			t.Errorf("%s with --preset %s: hint %q, want one with %q", tc.argv, tc.preset, d.Advice, tc.want)
 		case tc.want != "" && !strings.Contains(d.Reason, "; the rules could not decide: "):
 			t.Errorf("%s with --preset %s: reason %q says nothing of why", tc.argv, tc.preset, d.Reason)
 		}
@@ -66,13 +66,13 @@ func TestBlindSilentStream(t *testing.T) {
 	if want := "not listed: exit 1 matched no --retry-on or --retry-if rule; the rules could not decide: stderr carried nothing"; d.Reason != want {
 		t.Errorf("reason %q, want %q", d.Reason, want)
 	}
-	if !strings.Contains(d.Hint, "--match both") {
-		t.Errorf("hint %q names no --match both", d.Hint)
+	if !strings.Contains(d.Advice, "--match both") {
+		t.Errorf("hint %q names no --match both", d.Advice)
 	}
 	// A stream that carried something: the rules saw it, and said no.
 	d = r.Classify(Facts{ExitCode: 1})
-	if d.Hint != "" || strings.Contains(d.Reason, "could not decide") {
-		t.Errorf("a stream with output: %q, hint %q", d.Reason, d.Hint)
+	if d.Advice != "" || strings.Contains(d.Reason, "could not decide") {
+		t.Errorf("a stream with output: %q, hint %q", d.Reason, d.Advice)
 	}
 }
 

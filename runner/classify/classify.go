@@ -72,9 +72,9 @@ type Decision struct {
 	Retry bool
 	// Reason says, for a person, which rule decided.
 	Reason string
-	// Hint, when not empty, tells a person how to let the rules decide
+	// Advice, when not empty, tells a person how to let the rules decide
 	// next time: the flag that shows the messages a preset reads.
-	Hint string
+	Advice string
 }
 
 // Rules holds the classification rules of an operation. The zero value

@@ -68,8 +68,12 @@ func Presets() []Preset {
 		}, Blind: "curl -s without -S prints no error: use -sS (or -fsS). -i, -I and -D - write the response headers to stdout: " +
 			"add --match both to read a 503's status line or Retry-After there, or send the headers to stderr with -D /dev/stderr", quiet: curlQuiet},
 		{Name: "git", Summary: "git clone, fetch, pull, push, ls-remote and submodule over HTTP(S), SSH, git:// and local paths; a held index.lock", Rules: []PresetRule{
-			{StopIf, `(?i)(Authentication failed for|Permission denied \(|could not read (Username|Password)|Repository not found|repository '.*' (not found|does not exist)|Host key verification failed|access denied or repository not exported|does not appear to be a git repository|git-(upload|receive)-pack'?: (command )?not found|server certificate verification failed|SSL certificate problem)`,
-				"credentials, a missing repository or an untrusted certificate: another attempt fails the same way", "git: http.c, credential.c, remote-curl.c, daemon.c, connect.c, transport.c; libcurl's TLS errors (GnuTLS, OpenSSL); OpenSSH sshconnect.c"},
+			{StopIf, `(Authentication failed for|could not read (Username|Password)|Permission denied \(|Host key verification failed)`,
+				"credentials that the server refused or that git could not ask for: another attempt fails the same way", "git: http.c, credential.c; OpenSSH sshconnect.c, sshconnect2.c"},
+			{StopIf, `([Rr]epository not found|repository '.*' (not found|does not exist)|access denied or repository not exported|does not appear to be a git repository)`,
+				"a missing repository: another attempt fails the same way", "git: remote-curl.c, daemon.c, connect.c, transport.c; GitHub's and GitLab's \"Repository not found\""},
+			{StopIf, `(git-(upload|receive)-pack'?: (command )?not found|server certificate verification failed|SSL certificate problem)`,
+				"no git on the server's side, or a certificate git does not trust", "git: connect.c; libcurl's TLS errors (GnuTLS, OpenSSL)"},
 			{RetryIf, gitHTTP, "network failure or a transient HTTP status reported through libcurl", gitRemote},
 			{RetryIf, `(RPC failed; (curl (16|18|28|52|55|56|92)|HTTP (408|429|500|502|503|504))|the remote end hung up unexpectedly|early EOF|unexpected disconnect while reading sideband packet)`, "the connection broke during the transfer", "git: remote-curl.c \"RPC failed; %s\", pkt-line.c, fetch-pack.c"},
 			{RetryIf, `(errno=(Connection refused|Connection timed out|Connection reset by peer|No route to host|Network is unreachable)|[Uu]nable to look up .* \(port .*\) \(Temporary failure)`, "git:// could not connect to the daemon", `git: connect.c, git_tcp_connect_sock(): "unable to connect to %s:\n%s", "errno=%s"`},
@@ -85,7 +89,8 @@ func Presets() []Preset {
 			{StopIf, `(Unable to locate package|has no installation candidate|Unable to correct problems, you have held broken packages)`, "the package set is wrong: retrying cannot fix it", "apt: apt-private/private-cacheset.cc, apt-pkg/algorithms.cc"},
 			{StopIf, `(NO_PUBKEY|The following signatures were invalid|The following signatures couldn't be verified|is not signed|Unable to find expected entry)`, "a repository's signature or Release file is wrong: the update fails the same way (with --fail-if: exit 1 at once)", "apt: apt-pkg/acquire-item.cc (signature and Release checks), methods/gpgv.cc"},
 			{RetryIf, `Could not get lock .*(It is held by process|Resource temporarily unavailable)`, "another apt or dpkg is running; the lock frees when it ends", "apt: apt-pkg/contrib/fileutl.cc GetLock(): \"Could not get lock %s. It is held by process %d\""},
-			{RetryIf, `(Temporary failure resolving|Could not connect to .*(timed out|refused)|Unable to connect to|Connection failed|Connection timed out|Hash Sum mismatch|(?i:Failed to fetch .* (408|429|500|502|503|504)\b))`, "a resolver, mirror or proxy failed, or a mirror is mid-sync", aptFetch},
+			{RetryIf, `(Temporary failure resolving|Could not connect to .*(timed out|refused)|Unable to connect to|Connection failed)`, "a resolver, mirror or proxy could not be reached", aptFetch},
+			{RetryIf, `(Connection timed out|Hash Sum mismatch|(?i:Failed to fetch .* (408|429|500|502|503|504)\b))`, "a mirror timed out, answered a transient status, or is mid-sync", aptFetch},
 			{FailIf, `^[WE]: (Failed to fetch |Some index files failed to download)`, "apt-get update exits 0 when mirrors failed and it kept the old lists: a failure, retried", "apt: apt-pkg/update.cc AcquireUpdate() (\"Failed to fetch %s  %s\", \"Some index files failed to download\"); apt-private/private-download.cc AcquireRun()"},
 		}, Blind: "apt-get -qq still prints its errors; 2>/dev/null hides them"},
 		{Name: "ssh", Summary: "ssh, scp and sftp connection failures (exit 255), not the remote command's", Rules: []PresetRule{
@@ -98,7 +103,9 @@ func Presets() []Preset {
 			{RetryIf, `^npm (ERR!|error) (network|errno (ECONNRESET|ETIMEDOUT|EAI_AGAIN))\b`, "npm's own \"network\" error class", "npm: lib/utils/error-message.js (case 'ECONNRESET', 'ETIMEDOUT', network)"},
 		}},
 		{Name: "go", Summary: "go build, run, test, vet, get, install, list and mod download fetching modules through a proxy or a VCS", Rules: []PresetRule{
-			{StopIf, `(SECURITY ERROR|checksum mismatch|verifying .*: .*: (404|410)|reading https?://\S+: (404|410) |unknown revision|invalid version|no matching versions for query|no required module provides package|malformed module path)`, "a checksum, a missing module or version: retrying cannot fix it", goFetch},
+			{StopIf, `(SECURITY ERROR|checksum mismatch|verifying .*: .*: (404|410)|reading https?://\S+: (404|410) )`, "a checksum mismatch, or a module or version the proxy does not have: retrying cannot fix it", goFetch},
+			{StopIf, `(unknown revision|invalid version|no matching versions for query)`, "a version that does not exist", "cmd/go/internal/modfetch/coderepo.go, cmd/go/internal/modload/query.go"},
+			{StopIf, `(no required module provides package|malformed module path)`, "an import or a module path that no module provides", "cmd/go/internal/modload/import.go, golang.org/x/mod/module"},
 			{RetryIf, `(reading https?://\S+: (408|429|500|502|503|504) |Get "[^"]*": .*(connect: (connection refused|connection timed out|network is unreachable|no route to host)|i/o timeout|server misbehaving|Temporary failure in name resolution|connection reset by peer|TLS handshake timeout|unexpected EOF|net/http: request canceled))`,
 				"the module proxy, the checksum database or the network failed for a while; on a go: line or, for go build, run, test and vet, on the importing file's line", goNet},
 			{RetryIf, gitHTTP, "GOPROXY=direct or a private module: the git that go runs could not reach the server", "cmd/go/internal/modfetch/codehost/git.go runs git; " + gitRemote},

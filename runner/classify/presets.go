@@ -101,7 +101,7 @@ func Presets() []Preset {
 			{StopIf, `^npm (ERR!|error) code (E401|E403|E404|ETARGET|ERESOLVE|EINTEGRITY)\b`, "authentication, a missing package or version, or a dependency conflict", "npm: lib/utils/error-message.js; npm-registry-fetch errors.js (E + HTTP status)"},
 			{RetryIf, `^npm (ERR!|error) code (E408|E429|E500|E502|E503|E504|ECONNRESET|ECONNREFUSED|ETIMEDOUT|ESOCKETTIMEDOUT|EAI_AGAIN|EPIPE)\b`, "a transient registry status or a network error code", "npm: npm-registry-fetch errors.js (HttpErrorGeneral: code E<status>); Node.js errno codes"},
 			{RetryIf, `^npm (ERR!|error) (network|errno (ECONNRESET|ETIMEDOUT|EAI_AGAIN))\b`, "npm's own \"network\" error class", "npm: lib/utils/error-message.js (case 'ECONNRESET', 'ETIMEDOUT', network)"},
-		}},
+		}, Blind: "npm --silent (-s) and --loglevel silent print no error lines: use --loglevel error to keep only them"},
 		{Name: "go", Summary: "go build, run, test, vet, get, install, list and mod download fetching modules through a proxy or a VCS", Rules: []PresetRule{
 			{StopIf, `(SECURITY ERROR|checksum mismatch|verifying .*: .*: (404|410)|reading https?://\S+: (404|410) )`, "a checksum mismatch, or a module or version the proxy does not have: retrying cannot fix it", goFetch},
 			{StopIf, `(unknown revision|invalid version|no matching versions for query)`, "a version that does not exist", "cmd/go/internal/modfetch/coderepo.go, cmd/go/internal/modload/query.go"},
@@ -113,11 +113,11 @@ func Presets() []Preset {
 		{Name: "docker", Summary: "docker pull, push, build and login: registry limits and network failures", Rules: []PresetRule{
 			{StopIf, `(pull access denied|manifest unknown|unauthorized: |denied: requested access to the resource is denied|repository does not exist)`, "the image or the credentials are wrong", "Docker CLI and distribution/registry API error codes (DENIED, MANIFEST_UNKNOWN, UNAUTHORIZED)"},
 			{RetryIf, `(toomanyrequests|(429 Too Many Requests|50[234] [A-Z])|Client\.Timeout exceeded|TLS handshake timeout|i/o timeout|connection reset by peer|unexpected EOF|Cannot connect to the Docker daemon at .* Is the docker daemon running\?)`, "a registry rate limit, a transient status, the network, or a daemon still starting", "Docker Hub rate limit docs (toomanyrequests); docker/cli client errors; Go net/http"},
-		}},
+		}, Blind: "docker pull -q still prints its errors; a 2>/dev/null hides them"},
 		{Name: "kubectl", Summary: "kubectl against an API server that is busy, restarting or unreachable", Rules: []PresetRule{
 			{StopIf, `(Error from server \((Forbidden|NotFound|BadRequest|Invalid|AlreadyExists|MethodNotAllowed|Gone|UnsupportedMediaType)\)|error: You must be logged in to the server)`, "the request itself or the credentials are wrong", k8sReasons},
 			{RetryIf, `(Error from server \((ServiceUnavailable|InternalError|Timeout|ServerTimeout|TooManyRequests|Conflict)\)|The connection to the server .* was refused|Unable to connect to the server: |etcdserver: (request timed out|leader changed)|the object has been modified; please apply your changes to the latest version and try again|the server is currently unable to handle the request|the server has received too many requests|TLS handshake timeout)`, "the API server is unavailable, overloaded or restarting, or an optimistic-concurrency conflict", k8sReasons + "; kubectl/pkg/cmd/util/helpers.go (connection refused)"},
-		}},
+		}, Blind: "kubectl prints its errors on stderr whatever -o and -v say; a 2>/dev/null hides them"},
 		{Name: "wget", Summary: "GNU wget: network failures and transient server errors, in its verbose and -nv forms", Rules: []PresetRule{
 			{RetryOn, "4", "network failure (refused, reset, timed out, name not resolved), and a 504, which wget counts as one (\"Giving up.\")", "wget(1) EXIT STATUS"},
 			{StopOn, "2,5,6", "a bad command line (2), an SSL verification failure (5), a username/password authentication failure (6)", "wget(1) EXIT STATUS"},
@@ -126,10 +126,10 @@ func Presets() []Preset {
 		}, Blind: "wget -q prints nothing and -o FILE writes the messages to FILE: use -nv, which prints only the errors and one line per file", quiet: wgetQuiet},
 		{Name: "rsync", Summary: "rsync: socket, protocol and timeout failures", Rules: []PresetRule{
 			{RetryOn, "10,12,30,35", "socket I/O (10), protocol data stream (12), timeout in data send/receive (30), timeout waiting for daemon connection (35)", "rsync(1) EXIT VALUES"},
-		}},
+		}, Blind: "reads exit codes only: -q hides nothing it needs"},
 		{Name: "tempfail", Summary: "programs that follow sysexits.h: only EX_TEMPFAIL is retried", Rules: []PresetRule{
 			{RetryOn, "75", "EX_TEMPFAIL: a temporary failure; the user is invited to retry", "sysexits.h(3head)"},
-		}},
+		}, Blind: "reads exit codes only"},
 	}
 	slices.SortFunc(ps, func(a, b Preset) int { return strings.Compare(a.Name, b.Name) })
 	return ps

@@ -24,7 +24,7 @@ func (r *Rules) CheckCommand(argv []string) {
 	if len(argv) == 0 {
 		return
 	}
-	tool := filepath.Base(argv[0])
+	tool := strings.TrimSuffix(filepath.Base(argv[0]), ".exe")
 	for _, p := range r.presets {
 		if p.quiet == nil {
 			continue

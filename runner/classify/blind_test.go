@@ -14,6 +14,7 @@ func TestCheckCommand(t *testing.T) {
 	}{
 		{"curl", MatchStderr, "curl -fsL http://x", "-S"},
 		{"curl", MatchStderr, "/usr/bin/curl --silent http://x", "-S"},
+		{"curl", MatchStderr, "curl.exe -s http://x", "-S"},
 		{"curl", MatchStderr, "curl -fsSL http://x", ""},
 		{"curl", MatchStderr, "curl -s --show-error http://x", ""},
 		{"curl", MatchStderr, "curl -fL -o out http://x", ""},

@@ -172,11 +172,15 @@ func sshQuiet(tool string, args []string, _ Streams) *Quiet {
 		return nil
 	}
 	var q *Quiet
+	// ssh's options go on after the destination, up to the remote
+	// command, whose words are its own; scp and sftp take options anywhere.
 	dest := false
 	stop := func(string) bool {
-		// ssh's options go on after the destination, up to the command.
-		if tool != "ssh" || dest {
-			return tool == "ssh"
+		if tool != "ssh" {
+			return false
+		}
+		if dest {
+			return true // the remote command
 		}
 		dest = true
 		return false

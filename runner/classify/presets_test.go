@@ -100,3 +100,28 @@ func TestAptFailIfStop(t *testing.T) {
 		t.Errorf("apt-get update without the key: %s (%s)", d.Class, d.Reason)
 	}
 }
+
+// BenchmarkAllPresets measures the matcher under every preset at once,
+// on the same 8 MiB of log lines as BenchmarkMatcher, none of which
+// matches, in 32 KiB writes.
+func BenchmarkAllPresets(b *testing.B) {
+	r := &Rules{Hints: true}
+	for _, p := range Presets() {
+		if err := r.AddPreset(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+	data := benchOutput(8 << 20)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		m := r.NewMatcher(nil)
+		w := m.Writer("stderr")
+		for i := 0; i < len(data); i += 32 << 10 {
+			w.Write(data[i:min(i+32<<10, len(data))])
+		}
+		if out := m.Output(); out.RetryIf != nil || out.StopIf != nil {
+			b.Fatalf("benchmark output matched: %+v", out)
+		}
+	}
+}

@@ -13,9 +13,9 @@ import (
 
 // classifyOptions holds the classification flags as typed.
 type classifyOptions struct {
-	retryOn, stopOn, retryIf, stopIf, presets []string
-	match, hintPattern, maxHint, onAmbiguous  string
-	noHints                                   bool
+	retryOn, stopOn, retryIf, stopIf, failIf, presets []string
+	match, hintPattern, maxHint, onAmbiguous          string
+	noHints, keepLocale                               bool
 }
 
 // register declares the classification flags on fs.
@@ -24,11 +24,13 @@ func (c *classifyOptions) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&c.stopOn, "stop-on", nil, "stop when the exit code is in `CODES`; repeatable")
 	fs.StringArrayVar(&c.retryIf, "retry-if", nil, "retry when a line of output matches `REGEX` (Go RE2); then unlisted failures are permanent; repeatable")
 	fs.StringArrayVar(&c.stopIf, "stop-if", nil, "stop when a line of output matches `REGEX`; repeatable")
+	fs.StringArrayVar(&c.failIf, "fail-if", nil, "fail an attempt that exits 0 when a line of output matches `REGEX`; retried unless --stop-if matches too, exit 1 at the end; repeatable")
 	fs.StringVar(&c.match, "match", "stderr", "read `STREAM` for the REGEX rules and hints: stderr, stdout or both")
 	fs.StringArrayVar(&c.presets, "preset", nil, "add the rules of the built-in preset `NAME` (retry presets lists them); repeatable")
 	fs.StringVar(&c.hintPattern, "hint-pattern", "", "read server hints with `REGEX` instead of Retry-After lines; its one group catches seconds, a duration or an HTTP-date")
 	fs.BoolVar(&c.noHints, "no-hints", false, "ignore server hints such as Retry-After")
 	fs.StringVar(&c.maxHint, "max-hint", "5m", "trust a server hint up to `DUR`; a longer one is clamped to it")
+	fs.BoolVar(&c.keepLocale, "keep-locale", false, "leave the locale alone: presets that read messages otherwise run each attempt with LC_MESSAGES=C")
 	fs.StringVar(&c.onAmbiguous, "on-ambiguous", "retry", "what to do, `MODE`, after an attempt cut by a timeout or killed by a signal: retry or stop")
 }
 
@@ -69,6 +71,17 @@ func (c *classifyOptions) rules(stdout, stderr io.Writer, stdoutHeld bool) (*cla
 		}
 		r.RetryIf = append(r.RetryIf, p)
 	}
+	for _, s := range c.failIf {
+		if s == "" {
+			// It would match every line, and fail every success.
+			return nil, usagef(regexHint, "--fail-if: must not be empty")
+		}
+		p, err := classify.CompilePattern(s)
+		if err != nil {
+			return nil, usagef(regexHint, "--fail-if: %s", err)
+		}
+		r.FailIf = append(r.FailIf, p)
+	}
 	for _, name := range c.presets {
 		p, err := classify.LookupPreset(name)
 		if err != nil {
@@ -101,7 +114,7 @@ func (c *classifyOptions) rules(stdout, stderr io.Writer, stdoutHeld bool) (*cla
 		return nil, usagef("", "--hint-pattern can't be used with --no-hints")
 	}
 	r.Hints = !c.noHints
-	if r.Hints && c.hintPattern == "" && len(r.StopIf) == 0 && len(r.RetryIf) == 0 {
+	if r.Hints && c.hintPattern == "" && len(r.StopIf) == 0 && len(r.RetryIf) == 0 && len(r.FailIf) == 0 {
 		// Only the default hint would read the output: read the watched
 		// streams that are not terminals, and leave terminals alone. A
 		// stream read through a pipe reaches its destination a little
@@ -141,6 +154,20 @@ func isDevice(w io.Writer) bool {
 	return err != nil || !os.SameFile(fi, null)
 }
 
+// messagesInC reports whether the attempts run with English messages: a
+// preset reads them, and --keep-locale was not given.
+func (c *classifyOptions) messagesInC() bool {
+	if c.keepLocale {
+		return false
+	}
+	for _, name := range c.presets {
+		if p, err := classify.LookupPreset(name); err == nil && p.ReadsMessages() {
+			return true
+		}
+	}
+	return false
+}
+
 // presetsText renders every preset with its rules, for `retry presets`.
 func presetsText() string {
 	var b strings.Builder
@@ -149,9 +176,16 @@ func presetsText() string {
 			b.WriteByte('\n')
 		}
 		fmt.Fprintf(&b, "%s: %s\n", p.Name, p.Summary)
+		if p.ReadsMessages() {
+			b.WriteString("  reads messages: attempts run with LC_MESSAGES=C and no LANGUAGE (--keep-locale: as they are)\n")
+		}
+		if p.Blind != "" {
+			fmt.Fprintf(&b, "  blind spots: %s\n", p.Blind)
+		}
 		for _, r := range p.Rules {
 			value := r.Value
-			if r.Kind == classify.RetryIf || r.Kind == classify.StopIf {
+			switch r.Kind {
+			case classify.RetryIf, classify.StopIf, classify.FailIf:
 				value = "'" + strings.ReplaceAll(value, "'", `'\''`) + "'"
 			}
 			fmt.Fprintf(&b, "  %s %s\n      %s\n      source: %s\n", r.Kind, value, r.Why, r.Source)

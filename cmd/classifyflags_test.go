@@ -39,6 +39,9 @@ func TestPresetsTextListsEveryRule(t *testing.T) {
 		if !strings.Contains(text, p.Name+": "+p.Summary+"\n") {
 			t.Errorf("retry presets lacks %s", p.Name)
 		}
+		if p.Blind != "" && !strings.Contains(text, "  blind spots: "+p.Blind+"\n") {
+			t.Errorf("retry presets lacks the blind spots of %s", p.Name)
+		}
 		for _, r := range p.Rules {
 			if !strings.Contains(text, "source: "+r.Source+"\n") {
 				t.Errorf("retry presets lacks the source %q", r.Source)

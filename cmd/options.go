@@ -172,6 +172,8 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	if cfg.Rules, err = o.classify.rules(stdout, stderr, cfg.StdoutMode == stdio.StdoutFinal); err != nil {
 		return err
 	}
+	cfg.Rules.CheckCommand(cfg.Command)
+	cfg.CMessages = o.classify.messagesInC()
 	out, err := o.reporter(cfg.Command, stderr, os.Getenv)
 	if err != nil {
 		return err

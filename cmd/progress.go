@@ -34,10 +34,11 @@ type reporter struct {
 	ci          ci
 	now         func() time.Time
 
-	mu    sync.Mutex // orders writes to w with the countdown's
-	term  *terminal  // probed when first needed
-	shown []string   // the command, redacted when first needed
-	count *countdown // the wait counting down, on a terminal
+	mu      sync.Mutex // orders writes to w with the countdown's
+	term    *terminal  // probed when first needed
+	shown   []string   // the command, redacted when first needed
+	count   *countdown // the wait counting down, on a terminal
+	advised bool       // the hint of a blind preset has been shown
 
 	watch *ownOutput // told when a progress line finds no reader; may be nil
 }
@@ -147,6 +148,13 @@ func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 	}
 	p.mu.Lock()
 	_, err := fmt.Fprintf(p.w, "%s %s\n", t.paint(bold, "retry:"), t.paint(colour, text))
+	if a.Advice != "" && !p.advised {
+		// Once per operation: every attempt would say the same.
+		p.advised = true
+		if err == nil {
+			_, err = fmt.Fprintf(p.w, "%s %s\n", t.paint(bold, "retry: hint:"), a.Advice)
+		}
+	}
 	p.mu.Unlock()
 	// Told at once, so that the wait that follows is already cancelled.
 	p.watch.wrote(err)
@@ -223,6 +231,8 @@ func describe(a *runner.Attempt) string {
 		return "timed out"
 	case a.Signal != 0:
 		return "killed by " + proc.SignalName(a.Signal)
+	case a.ExitCode == 0 && a.Class != classify.Success:
+		return "exit 0, failed by --fail-if"
 	}
 	return fmt.Sprintf("exit %d", a.ExitCode)
 }

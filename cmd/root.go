@@ -87,7 +87,7 @@ func mayWantSubcommands(args []string) bool {
 func subcommands(stdout io.Writer) []*cobra.Command {
 	return []*cobra.Command{{
 		Use:   "presets",
-		Short: "List the built-in rule sets for --preset, with their rules and sources",
+		Short: "List the built-in rule sets for --preset: their rules, sources, blind spots, and which read messages in English",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			_, err := io.WriteString(stdout, presetsText())

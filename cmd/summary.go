@@ -68,6 +68,9 @@ func summaryLine(res *runner.Result, max, code int) string {
 	if last == nil {
 		return fmt.Sprintf("gave up before the first attempt (%s)", why)
 	}
+	if last.ExitCode == 0 && last.Signal == 0 && last.StartErr == nil {
+		why += fmt.Sprintf(", exit %d", code) // failed by --fail-if
+	}
 	return fmt.Sprintf("gave up after %s in %s: %s (%s)", plural(n, "attempt"), took, describe(last), why)
 }
 

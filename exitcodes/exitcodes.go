@@ -5,6 +5,7 @@
 //	0        an attempt succeeded
 //	N        gave up (permanent failure, attempts exhausted, budget empty):
 //	         the last attempt's own exit status
+//	1        the last attempt exited 0 but --fail-if matched its output
 //	124      the deadline or the last attempt's timeout ended the operation
 //	125      retry itself failed: bad flags or values, internal error
 //	126      the command is not executable, or the last attempt could
@@ -25,6 +26,9 @@ type Code int
 const (
 	// OK: an attempt succeeded.
 	OK Code = 0
+	// FailIf: the last attempt exited 0, but --fail-if matched its
+	// output, so the operation failed.
+	FailIf Code = 1
 	// Timeout: the deadline or the last attempt's timeout ended the
 	// operation, as with timeout(1).
 	Timeout Code = 124
@@ -95,6 +99,9 @@ func For(e Ending) (Code, int) {
 		return Timeout, 0
 	case e.Last.Signal != 0:
 		return SignalBase + Code(e.Last.Signal), int(e.Last.Signal)
+	case e.Last.ExitCode == 0:
+		// It exited 0 and still did not succeed: its output failed it.
+		return FailIf, 0
 	}
 	return Code(e.Last.ExitCode), 0
 }

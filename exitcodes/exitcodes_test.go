@@ -11,6 +11,7 @@ func TestFor(t *testing.T) {
 	}{
 		{"success", Ending{Succeeded: true, Ran: true}, 0, 0},
 		{"gave up with the last code", Ending{Ran: true, Last: Exit{ExitCode: 3}}, 3, 0},
+		{"exit 0 failed by --fail-if", Ending{Ran: true, Last: Exit{ExitCode: 0}}, 1, 0},
 		{"not found", Ending{Ran: true, Last: Exit{ExitCode: 127}}, 127, 0},
 		{"not executable", Ending{Ran: true, Last: Exit{ExitCode: 126}}, 126, 0},
 		{"deadline", Ending{Deadline: true, Ran: true, Last: Exit{ExitCode: 1}}, 124, 0},

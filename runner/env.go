@@ -101,6 +101,37 @@ func outerDeadline(s string) (t time.Time, ok bool, err error) {
 	return t, true, nil
 }
 
+// cMessages returns env with the messages of every program in English
+// (the C locale) and the rest of the locale as it was, for rules that read
+// English messages: LC_MESSAGES=C, no LANGUAGE (GNU gettext's list of
+// languages), and an LC_ALL other than C or POSIX moved to LANG, with the
+// other LC_ variables it overrode dropped, so that each category but the
+// messages resolves as before.
+func cMessages(env []string) []string {
+	all := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "LC_ALL="); ok {
+			all = v
+		}
+	}
+	moved := all != "" && all != "C" && all != "POSIX"
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch {
+		case name == "LANGUAGE", name == "LC_MESSAGES":
+			continue
+		case moved && (name == "LANG" || strings.HasPrefix(name, "LC_")):
+			continue
+		}
+		out = append(out, kv)
+	}
+	if moved {
+		out = append(out, "LANG="+all)
+	}
+	return append(out, "LC_MESSAGES=C")
+}
+
 // forAttempt returns the environment of attempt n.
 func (e environment) forAttempt(n int) []string {
 	env := make([]string, len(e.fixed), len(e.fixed)+1)

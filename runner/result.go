@@ -31,6 +31,9 @@ type Attempt struct {
 	exitcodes.Exit
 	Class  classify.Class
 	Reason string
+	// Advice, when not empty, tells how to let the rules decide: the
+	// flag that shows the messages a preset could not see.
+	Advice string
 	// Hint is a server's requested wait, when HasHint.
 	Hint    time.Duration
 	HasHint bool

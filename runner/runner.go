@@ -28,6 +28,9 @@ type Config struct {
 	// Env is the environment of every attempt, before the RETRY_*
 	// variables are added; nil means the current process's.
 	Env []string
+	// CMessages runs every attempt with its messages in English (the C
+	// locale), for rules that read them; the rest of the locale stays.
+	CMessages bool
 	// Attempts is the number of attempts, the first included; 0 means
 	// unlimited (a Deadline is then expected).
 	Attempts int
@@ -204,6 +207,9 @@ func newRun(cfg Config, cancel context.CancelCauseFunc) *run {
 	if r.cfg.Env == nil {
 		r.cfg.Env = os.Environ()
 	}
+	if cfg.CMessages {
+		r.cfg.Env = cMessages(r.cfg.Env)
+	}
 	key := cfg.IdempotencyKey
 	if key == "" {
 		key = newUUID()
@@ -259,7 +265,7 @@ func (r *run) loop(ctx context.Context) *Result {
 		}
 		a.Hint, a.HasHint = out.Hint, out.HasHint
 		d := r.rules.Classify(classify.Facts{Exit: a.Exit, Output: out})
-		a.Class, a.Reason = d.Class, d.Reason
+		a.Class, a.Reason, a.Advice = d.Class, d.Reason, d.Advice
 		switch {
 		case d.Class == classify.Success:
 			res.Outcome = Succeeded

@@ -3,10 +3,17 @@
 package testscript_test
 
 import (
+	"encoding/pem"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
+	"net/http/cgi"
+	"net/http/httptest"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -14,44 +21,120 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// httpserver STATUS[:RETRY-AFTER]... serves HTTP on 127.0.0.1 for the rest
-// of the script, at $URL: the first request gets the first status (with a
-// Retry-After header when given), the next the second, and the last one
-// repeats. Each request is logged in $WORK/requests.
+// httpserver [-tls] ANSWER... serves HTTP on 127.0.0.1 for the rest of the
+// script, at $URL (with -tls, HTTPS with a throwaway certificate, written
+// to $WORK/cert.pem for the clients to trust): the first request gets the first answer, the next the
+// second, and the last one repeats. An answer is
+//
+//	STATUS[:RETRY-AFTER]  that status (with a Retry-After header when given)
+//	reset                 the connection reset, with no response
+//	close                 the connection closed, with no response
+//	hang                  no response until the script ends
+//	git                   git http-backend serving the repositories in $WORK/git
+//	files                 the files under $WORK/files (a GOPROXY, say)
+//
+// Each request is logged in $WORK/requests.
 func httpserver(ts *testscript.TestScript, neg bool, args []string) {
+	tls := len(args) > 0 && args[0] == "-tls"
+	if tls {
+		args = args[1:]
+	}
 	if neg || len(args) == 0 {
-		ts.Fatalf("usage: httpserver status[:retry-after]...")
+		ts.Fatalf("usage: httpserver [-tls] answer...")
 	}
-	type answer struct {
-		status     int
-		retryAfter string
-	}
-	var answers []answer
+	var answers []handler
 	for _, a := range args {
-		s, after, _ := strings.Cut(a, ":")
-		status, err := strconv.Atoi(s)
-		if err != nil {
-			ts.Fatalf("httpserver: bad status %q", a)
+		answers = append(answers, answer(ts, a))
+	}
+	var served atomic.Int64
+	requests := workPath(ts, "requests")
+	stop := make(chan struct{})
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := int(served.Add(1))
+		i := min(n, len(answers)) - 1
+		appendLine(requests, fmt.Sprintf("%s %s -> %s", r.Method, r.URL.Path, strings.Split(args[i], ":")[0]))
+		if args[i] == "hang" {
+			select {
+			case <-stop:
+			case <-r.Context().Done():
+			}
+			return
 		}
-		answers = append(answers, answer{status, after})
+		answers[i](w, r, n)
+	}))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // clients that hang up on purpose
+	if tls {
+		srv.StartTLS()
+		cert := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+		ts.Check(os.WriteFile(workPath(ts, "cert.pem"), cert, 0o644))
+	} else {
+		srv.Start()
+	}
+	ts.Defer(func() {
+		close(stop)
+		srv.Close()
+	})
+	ts.Setenv("URL", srv.URL+"/")
+}
+
+// handler answers the nth request.
+type handler func(w http.ResponseWriter, r *http.Request, n int)
+
+// answer returns the handler of one httpserver answer.
+func answer(ts *testscript.TestScript, a string) handler {
+	switch a {
+	case "reset", "close":
+		return func(w http.ResponseWriter, r *http.Request, _ int) {
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err != nil {
+				return
+			}
+			if tcp, ok := conn.(*net.TCPConn); ok && a == "reset" {
+				_ = tcp.SetLinger(0) // close sends RST
+			}
+			conn.Close()
+		}
+	case "hang":
+		return nil // handled by the server, which knows when the script ends
+	case "git":
+		out, err := exec.Command("git", "--exec-path").Output()
+		if err != nil {
+			ts.Fatalf("httpserver git: git --exec-path: %v", err)
+		}
+		h := &cgi.Handler{
+			Path: filepath.Join(strings.TrimSpace(string(out)), "git-http-backend"),
+			Env:  []string{"GIT_PROJECT_ROOT=" + workPath(ts, "git"), "GIT_HTTP_EXPORT_ALL=1"},
+		}
+		return func(w http.ResponseWriter, r *http.Request, _ int) { h.ServeHTTP(w, r) }
+	case "files":
+		h := http.FileServer(http.Dir(workPath(ts, "files")))
+		return func(w http.ResponseWriter, r *http.Request, _ int) { h.ServeHTTP(w, r) }
+	}
+	s, after, _ := strings.Cut(a, ":")
+	status, err := strconv.Atoi(s)
+	if err != nil {
+		ts.Fatalf("httpserver: bad answer %q", a)
+	}
+	return func(w http.ResponseWriter, r *http.Request, n int) {
+		if after != "" {
+			w.Header().Set("Retry-After", after)
+		}
+		w.WriteHeader(status)
+		fmt.Fprintf(w, "answer %d: %d\n", n, status)
+	}
+}
+
+// freeport VAR sets $VAR to a loopback port on which nothing listens: a
+// connection to it is refused.
+func freeport(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: freeport VAR")
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	ts.Check(err)
-	var served atomic.Int64
-	log := ts.MkAbs("requests")
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n := int(served.Add(1))
-		a := answers[min(n, len(answers))-1]
-		if a.retryAfter != "" {
-			w.Header().Set("Retry-After", a.retryAfter)
-		}
-		w.WriteHeader(a.status)
-		fmt.Fprintf(w, "answer %d: %d\n", n, a.status)
-		appendLine(log, fmt.Sprintf("%s %s -> %d", r.Method, r.URL.Path, a.status))
-	})}
-	go srv.Serve(ln)
-	ts.Defer(func() { srv.Close() })
-	ts.Setenv("URL", "http://"+ln.Addr().String()+"/")
+	port := ln.Addr().(*net.TCPAddr).Port
+	ts.Check(ln.Close())
+	ts.Setenv(args[0], strconv.Itoa(port))
 }
 
 func appendLine(path, line string) {

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -37,21 +38,36 @@ func TestScripts(t *testing.T) {
 		"normalize":  normalizeCmd,
 	}
 	maps.Copy(cmds, signalCmds())
+	maps.Copy(cmds, serverCmds())
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata",
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
 		Cmds:                cmds,
+		Condition:           serverConditions,
 		Setup: func(env *testscript.Env) error {
 			// Scripts must not inherit an enclosing retry's settings.
 			for _, name := range []string{"RETRY_DEPTH", "RETRY_DEADLINE", "RETRY_ATTEMPT", "RETRY_MAX_ATTEMPTS", "RETRY_IDEMPOTENCY_KEY"} {
 				env.Setenv(name, "")
 			}
 			env.Setenv("GORACE", noExitSleep())
+			// The go command's build cache, shared with the scripts that
+			// run go: a cold one would build the standard library.
+			env.Setenv("GOCACHE", goCache())
 			return nil
 		},
 	})
 }
+
+// goCache returns the go command's build cache directory, or "" when go
+// is not there.
+var goCache = sync.OnceValue(func() string {
+	out, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+})
 
 // noExitSleep returns GORACE for the commands the tests run: a binary
 // built with the race detector sleeps a second as it exits unless told not

@@ -63,6 +63,9 @@ type Decision struct {
 	Retry bool
 	// Reason says, for a person, which rule decided.
 	Reason string
+	// Advice, when not empty, tells a person how to let the rules decide
+	// next time: the flag that shows the messages a preset reads.
+	Advice string
 }
 
 // Rules holds the classification rules of an operation. The zero value
@@ -77,6 +80,9 @@ type Rules struct {
 	// StopIf and RetryIf are the output rules (--stop-if, --retry-if and
 	// presets), matched line by line against the Match streams.
 	StopIf, RetryIf []*Pattern
+	// FailIf are the --fail-if rules: an exit 0 whose output matched
+	// one is a failure.
+	FailIf []*Pattern
 	// Match says which streams the output rules and hints read.
 	Match Streams
 	// Hints turns on server hints (HintPattern, or Retry-After lines);
@@ -85,6 +91,9 @@ type Rules struct {
 	Hints       bool
 	HintPattern *Pattern
 	MaxHint     time.Duration
+
+	presets []Preset // added by AddPreset
+	quiet   *Quiet   // found by CheckCommand
 }
 
 // CodeRule is a set of exit codes and where it was given: From is empty
@@ -122,9 +131,17 @@ func DefaultPermanent() Codes {
 // Classify applies the classification order to f: the first rule that
 // matches decides.
 func (r *Rules) Classify(f Facts) Decision {
-	// 1. Success.
+	// 1. Success, unless --fail-if matched the output: then a failure,
+	// retryable unless --stop-if matched too.
 	if f.StartErr == nil && f.Signal == 0 && f.ExitCode == 0 {
-		return Decision{Class: Success, Reason: "exit 0"}
+		m := f.Output.FailIf
+		switch {
+		case m == nil:
+			return Decision{Class: Success, Reason: "exit 0"}
+		case f.Output.StopIf != nil:
+			return Decision{Class: Permanent, Reason: "exit 0 but " + matchReason(m, FailIf) + ", and " + matchReason(f.Output.StopIf, StopIf)}
+		}
+		return Decision{Class: Retryable, Retry: true, Reason: "exit 0 but " + matchReason(m, FailIf)}
 	}
 	// 2. The command cannot be started: permanent, unless what stopped
 	// it may pass (a binary still being written, no memory or process
@@ -160,7 +177,9 @@ func (r *Rules) Classify(f Facts) Decision {
 	}
 	// 8. Retrying was limited to what the rules list.
 	if len(r.RetryOn) > 0 || len(r.RetryIf) > 0 {
-		return Decision{Class: Permanent, Reason: fmt.Sprintf("not listed: %s matched no --retry-on or --retry-if rule", howEnded(f))}
+		d := Decision{Class: Permanent, Reason: fmt.Sprintf("not listed: %s matched no --retry-on or --retry-if rule", howEnded(f))}
+		r.blind(&d, f.Output)
+		return d
 	}
 	// 9. The default. A death by a signal retry forwarded counts as the
 	// non-zero status 128+N a shell would report.

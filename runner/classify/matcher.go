@@ -63,6 +63,9 @@ func (p *Pattern) String() string { return p.expr }
 // Watch says what an attempt's output is searched for.
 type Watch struct {
 	StopIf, RetryIf []*Pattern
+	// FailIf are the --fail-if patterns, which turn an exit 0 into a
+	// failure.
+	FailIf []*Pattern
 	// Hints turns on server hints: HintPattern, or Retry-After headers
 	// when it is nil.
 	Hints       bool
@@ -87,6 +90,10 @@ type Output struct {
 	// RetryIf is nil whenever StopIf is set: a stop decides, so --retry-if
 	// patterns are not looked for any more once one matched.
 	StopIf, RetryIf *Match
+	// FailIf is the first match of a --fail-if pattern, nil for none.
+	FailIf *Match
+	// Silent: the watched streams carried not one byte.
+	Silent bool
 	// Hint is the last server hint seen, when HasHint.
 	Hint    time.Duration
 	HasHint bool
@@ -98,6 +105,8 @@ type Output struct {
 type Matcher struct {
 	mu          sync.Mutex
 	stop, retry []probe
+	fail        []probe
+	carried     bool // a watched stream carried a byte
 	hint        *probe
 	defaultHint bool // hint is the Retry-After probe, compiled by scan when needed
 	now         func() time.Time
@@ -122,6 +131,7 @@ func NewMatcher(w Watch) *Matcher {
 	}
 	m.stop = probes(w.StopIf)
 	m.retry = probes(w.RetryIf)
+	m.fail = probes(w.FailIf)
 	switch {
 	case w.Hints && w.HintPattern != nil:
 		p := newProbe(w.HintPattern)
@@ -164,6 +174,7 @@ func (m *Matcher) Output() Output {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	out := m.out
+	out.Silent = !m.carried
 	if out.StopIf != nil {
 		out.RetryIf = nil
 	}
@@ -173,6 +184,9 @@ func (m *Matcher) Output() Output {
 // settled reports whether no further output can change the Output.
 func (m *Matcher) settled() bool {
 	if m.hint != nil || m.defaultHint {
+		return false
+	}
+	if len(m.fail) > 0 && m.out.FailIf == nil {
 		return false
 	}
 	if m.out.StopIf != nil {
@@ -189,6 +203,9 @@ func (m *Matcher) scan(stream string, r []byte) {
 	}
 	if m.out.StopIf == nil && m.out.RetryIf == nil && len(m.retry) > 0 {
 		m.out.RetryIf = m.first(m.retry, stream, r)
+	}
+	if m.out.FailIf == nil && len(m.fail) > 0 {
+		m.out.FailIf = m.first(m.fail, stream, r)
 	}
 	if m.hintProbe() != nil {
 		m.hints(stream, r)
@@ -329,6 +346,7 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 	m := w.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.carried = m.carried || len(p) > 0
 	if m.settled() {
 		return len(p), nil
 	}

@@ -48,7 +48,7 @@ func (s Streams) Stderr() bool { return s != MatchStdout }
 // ReadsOutput reports whether some rule or the hints need the attempts'
 // output; when not, the streams go to the command untouched.
 func (r *Rules) ReadsOutput() bool {
-	return len(r.StopIf) > 0 || len(r.RetryIf) > 0 || r.Hints
+	return len(r.StopIf) > 0 || len(r.RetryIf) > 0 || len(r.FailIf) > 0 || r.Hints
 }
 
 // NewMatcher returns a Matcher for one attempt's output, nil when no rule
@@ -57,7 +57,7 @@ func (r *Rules) NewMatcher(now func() time.Time) *Matcher {
 	if !r.ReadsOutput() {
 		return nil
 	}
-	return NewMatcher(Watch{StopIf: r.StopIf, RetryIf: r.RetryIf, Hints: r.Hints, HintPattern: r.HintPattern, Now: now})
+	return NewMatcher(Watch{StopIf: r.StopIf, RetryIf: r.RetryIf, FailIf: r.FailIf, Hints: r.Hints, HintPattern: r.HintPattern, Now: now})
 }
 
 // Wait returns the wait before the next attempt: the jittered delay, or the

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"regexp/syntax"
 	"syscall"
 	"testing"
 	"time"
@@ -22,6 +23,7 @@ func mustCodes(t *testing.T, s, from string) []CodeRule {
 func TestClassifyOrder(t *testing.T) {
 	stop := &Match{Pattern: "denied", Stream: "stderr", Line: "permission denied"}
 	retry := &Match{Pattern: "timed out", Stream: "stdout", Line: "timed out"}
+	fail := &Match{Pattern: "^W: ", Stream: "stderr", Line: "W: Failed to fetch"}
 	preset := &Match{Pattern: "^curl: .*", From: "preset curl", Stream: "stderr", Line: "curl: (22) The requested URL returned error: 503"}
 	all := Rules{
 		StopOn:  mustCodes(t, "3", ""),
@@ -38,6 +40,10 @@ func TestClassifyOrder(t *testing.T) {
 		why   string
 	}{
 		{"1 success beats --stop-if", all, Facts{Output: Output{StopIf: stop}}, Success, false, "exit 0"},
+		{"1 --fail-if turns exit 0 into a retryable failure", all, Facts{Output: Output{FailIf: fail}}, Retryable, true, `exit 0 but stderr matched --fail-if "^W: "`},
+		{"1 --fail-if with --stop-if is permanent", all, Facts{Output: Output{FailIf: fail, StopIf: stop}}, Permanent, false,
+			`exit 0 but stderr matched --fail-if "^W: ", and stderr matched --stop-if "denied"`},
+		{"1 --fail-if is for exit 0 only", all, Facts{Exit: exitcodes.Exit{ExitCode: 3}, Output: Output{FailIf: fail}}, Permanent, false, "exit 3 is in --stop-on"},
 		{"3 --stop-if beats --retry-on", all, Facts{Exit: exitcodes.Exit{ExitCode: 75}, Output: Output{StopIf: stop}}, Permanent, false, `stderr matched --stop-if "denied"`},
 		{"3 --stop-if beats a timeout", all, Facts{Exit: exitcodes.Exit{TimedOut: true, Signal: syscall.SIGTERM}, Output: Output{StopIf: stop}}, Permanent, false, `stderr matched --stop-if "denied"`},
 		{"4 --stop-on beats --retry-if", all, Facts{Exit: exitcodes.Exit{ExitCode: 3}, Output: Output{RetryIf: retry}}, Permanent, false, "exit 3 is in --stop-on"},
@@ -136,8 +142,11 @@ func TestPresets(t *testing.T) {
 			switch r.Kind {
 			case RetryOn, StopOn:
 				_, err = ParseCodes(r.Value)
-			case RetryIf, StopIf:
+			case RetryIf, StopIf, FailIf:
 				_, err = CompilePattern(r.Value)
+				if re, perr := syntax.Parse(r.Value, syntax.Perl); perr == nil && !literals(re.Simplify()) {
+					t.Errorf("preset %s: %s %q has a branch that requires no literal", p.Name, r.Kind, r.Value)
+				}
 			default:
 				t.Errorf("preset %s: unknown kind %q", p.Name, r.Kind)
 			}
@@ -149,4 +158,31 @@ func TestPresets(t *testing.T) {
 	if _, err := LookupPreset("nope"); err == nil || err.Error() != `unknown preset "nope": want one of apt, curl, docker, git, go, http, kubectl, npm, rsync, ssh, tempfail, wget` {
 		t.Errorf("LookupPreset(nope) error = %v", err)
 	}
+}
+
+// literals reports whether every match of re contains a literal: each
+// branch of an alternation does, or some part of a sequence.
+func literals(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return len(re.Rune) > 0
+	case syntax.OpCapture, syntax.OpPlus:
+		return literals(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min >= 1 && literals(re.Sub[0])
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			if literals(sub) {
+				return true
+			}
+		}
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			if !literals(sub) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

@@ -35,7 +35,8 @@ type Slot struct {
 	// Waited is how long Acquire waited for it.
 	Waited time.Duration
 
-	f *os.File
+	f       *os.File
+	release func() error // a slot held elsewhere (NewSlot)
 }
 
 // Acquire waits for one of the budget's first n slots to be free and takes
@@ -98,6 +99,11 @@ func (b *Budget) tryAcquire(n int) (*Slot, error) {
 
 // Release frees the slot. Releasing a slot twice does nothing.
 func (s *Slot) Release() error {
+	if s != nil && s.release != nil {
+		release := s.release
+		s.release = nil
+		return release()
+	}
 	if s == nil || s.f == nil {
 		return nil
 	}

@@ -63,6 +63,9 @@ func (r *run) admit(ctx context.Context, n int) (release func(), outcome Outcome
 // slot's release function, or the outcome that ends the operation
 // (Deadline or Cancelled), or an error when the slot files fail.
 func (r *run) acquireSlot(ctx context.Context) (release func(), outcome Outcome, err error) {
+	if r.cfg.MaxConcurrent > 0 && r.storeRefuses() {
+		return nil, Budget, nil
+	}
 	if r.cfg.Budget == nil || r.cfg.MaxConcurrent <= 0 {
 		return func() {}, "", nil
 	}
@@ -74,6 +77,11 @@ func (r *run) acquireSlot(ctx context.Context) (release func(), outcome Outcome,
 		return nil, Deadline, nil
 	case ctx.Err() != nil:
 		return nil, Cancelled, nil
+	case r.storeFailed(err):
+		if r.storeRefuses() {
+			return nil, Budget, nil
+		}
+		return func() {}, "", nil
 	}
 	return nil, "", err
 }
@@ -90,7 +98,7 @@ func (r *run) recordFirst(ctx context.Context) Outcome {
 	if outcome := r.budgetWaitEnded(ctx, snap, err); outcome != "" {
 		return outcome
 	}
-	if err != nil {
+	if err != nil && !r.storeFailed(err) {
 		r.warn(err.Error())
 	}
 	return ""
@@ -118,8 +126,12 @@ func (r *run) budgetWaitEnded(ctx context.Context, snap budget.Snapshot, err err
 // a.Stopped says why); Deadline when the answer would come too late for
 // the wait to end before the deadline; Cancelled when ctx is done while
 // asking. A budget that cannot be read or saved refuses: under doubt,
-// retry does not add load.
+// retry does not add load. A budget's shared store that fails is the
+// caller's choice (Config.BudgetUnavailable).
 func (r *run) allowRetry(ctx context.Context, a *Attempt, delay time.Duration) Outcome {
+	if r.storeRefuses() {
+		return Budget
+	}
 	if r.cfg.Budget == nil {
 		return ""
 	}
@@ -132,6 +144,10 @@ func (r *run) allowRetry(ctx context.Context, a *Attempt, delay time.Duration) O
 		return outcome
 	}
 	switch {
+	case err != nil && r.storeFailed(err):
+		if r.storeRefuses() {
+			return Budget
+		}
 	case err != nil:
 		r.warn(err.Error())
 		a.Stopped = fmt.Sprintf("retry budget %q unavailable", r.cfg.Budget.Name())

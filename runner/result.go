@@ -41,7 +41,7 @@ type Attempt struct {
 	Delay    time.Duration
 	HasDelay bool
 	// Stopped says why no attempt follows this one although its class
-	// allowed one: the retry budget was empty.
+	// allowed one: the retry budget was empty, or its store failed.
 	Stopped string
 }
 
@@ -58,6 +58,8 @@ type Result struct {
 	// Signal is the signal that cancelled the operation when no attempt
 	// was running (during a wait), when Outcome is Cancelled.
 	Signal syscall.Signal
+	// StoreOutage, when not nil, says that the budget's store failed.
+	StoreOutage *StoreOutage
 }
 
 // Last returns the last attempt, or nil when none ran.

@@ -101,6 +101,9 @@ type Config struct {
 	// run at once; each attempt first waits for a slot, within the
 	// deadline. 0 means no cap.
 	MaxConcurrent int
+	// BudgetUnavailable is what the operation does when Budget's store
+	// fails (a *budget.StoreError): by default it goes on without it.
+	BudgetUnavailable StoreFailure
 }
 
 // Observer hears about the attempts of an operation as they happen.
@@ -176,6 +179,8 @@ type run struct {
 	streams *stdio.Streams
 	signals *forwarder
 	term    *proc.Terminal // nil without a terminal
+
+	storeName string // the budget whose store failed (StoreOutage)
 }
 
 func newRun(cfg Config, cancel context.CancelCauseFunc) *run {

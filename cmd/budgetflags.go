@@ -14,13 +14,15 @@ import (
 )
 
 // budgetOptions are the flags of the retry budget shared by many retries
-// on one machine, and of its concurrency cap (docs/at-scale.md).
+// on one machine, or in a store for many (storeOptions), and of its
+// concurrency cap (docs/at-scale.md).
 type budgetOptions struct {
 	fs            *pflag.FlagSet
 	budget        string
 	budgetRatio   string
 	maxConcurrent string
 	stateDir      string
+	store         storeOptions
 
 	maxSlots int // --max-concurrent, checked
 	policy   budget.Policy
@@ -29,16 +31,18 @@ type budgetOptions struct {
 // register declares the flags on fs.
 func (o *budgetOptions) register(fs *pflag.FlagSet) {
 	o.fs = fs
-	fs.StringVar(&o.budget, "budget", "", "share the retry budget `NAME` with every retry on this machine that names it: retries at most --budget-ratio of first attempts, plus 10 a minute")
+	fs.StringVar(&o.budget, "budget", "", "share the retry budget `NAME` with every retry on this machine that names it, or on every machine with --budget-store: retries at most --budget-ratio of first attempts, plus 10 a minute")
 	fs.StringVar(&o.budgetRatio, "budget-ratio", "0.1", "allow `R` retries per first attempt in the last minute, on top of 10 a minute")
-	fs.StringVar(&o.maxConcurrent, "max-concurrent", "", "with --budget: let at most `N` attempts of the budget run at once on this machine; the wait counts against the deadline")
+	fs.StringVar(&o.maxConcurrent, "max-concurrent", "", "with --budget: let at most `N` attempts of the budget run at once on this machine (in the fleet, with --budget-store); the wait counts against the deadline")
 	fs.StringVar(&o.stateDir, "state-dir", "", "with --budget: keep budgets in `DIR` (default $XDG_STATE_HOME/retry, else ~/.local/state/retry)")
+	o.store.register(fs)
 }
 
-// check checks the flags.
-func (o *budgetOptions) check() error {
+// check checks the flags, and the environment (getenv) for
+// RETRY_BUDGET_STORE.
+func (o *budgetOptions) check(getenv func(string) string) error {
 	if o.budget == "" {
-		for _, name := range []string{"budget-ratio", "max-concurrent", "state-dir"} {
+		for _, name := range []string{"budget-ratio", "max-concurrent", "state-dir", "budget-store", "budget-unavailable"} {
 			if o.fs != nil && o.fs.Changed(name) {
 				return usagef("budgets and concurrency caps are shared under a name: add --budget NAME", "--%s needs --budget", name)
 			}
@@ -61,7 +65,7 @@ func (o *budgetOptions) check() error {
 		}
 		o.maxSlots = n
 	}
-	return nil
+	return o.store.configure(o.fs, getenv)
 }
 
 // open opens the budget, when one is named, and puts it in cfg. The
@@ -69,6 +73,9 @@ func (o *budgetOptions) check() error {
 func (o *budgetOptions) open(cfg *runner.Config, getenv func(string) string) (func(), error) {
 	if o.budget == "" {
 		return func() {}, nil
+	}
+	if closeStore, ok, err := o.store.open(cfg, o.budget, o.policy, o.maxSlots); ok {
+		return closeStore, err
 	}
 	dir := o.stateDir
 	if dir == "" {

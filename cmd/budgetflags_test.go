@@ -8,7 +8,7 @@ import (
 
 func TestBudgetFlagsPolicy(t *testing.T) {
 	o := budgetOptions{budget: "api", budgetRatio: "0.25", maxConcurrent: "4"}
-	if err := o.check(); err != nil {
+	if err := o.check(func(string) string { return "" }); err != nil {
 		t.Fatal(err)
 	}
 	if o.policy.Ratio != 0.25 || o.policy.Floor != 10 || o.maxSlots != 4 {

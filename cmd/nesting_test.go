@@ -53,7 +53,7 @@ func TestNestingAndBudgetFlags(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := runner.Config{Attempts: tt.attempts, Deadline: tt.deadline, Depth: tt.depth, IdempotencyKey: tt.key}
 			b, n := tt.budget, tt.nesting
-			err := b.check()
+			err := b.check(func(string) string { return "" })
 			if err == nil {
 				err = n.apply(&cfg, func(k string) string { return tt.env[k] })
 			}

@@ -116,7 +116,7 @@ func (o *options) config(command []string, now time.Time) (runner.Config, error)
 	}
 	cfg.IdempotencyKey = o.idempotencyKey
 	cfg.Depth = runner.ReadDepth(os.Getenv)
-	if err := o.budget.check(); err != nil {
+	if err := o.budget.check(os.Getenv); err != nil {
 		return cfg, err
 	}
 	if err := o.nesting.apply(&cfg, os.Getenv); err != nil {

@@ -24,6 +24,7 @@ type report struct {
 	DeadlineMS     *float64        `json:"deadline_ms,omitempty"`
 	IdempotencyKey string          `json:"idempotency_key"`
 	Attempts       []attemptReport `json:"attempts"`
+	BudgetStore    *storeReport    `json:"budget_store,omitempty"`
 }
 
 // attemptReport is one attempt in the JSON report.
@@ -54,6 +55,7 @@ func newReport(name string, command []string, res *runner.Result, code int, r re
 		ElapsedMS:      millis(res.Elapsed),
 		IdempotencyKey: res.IdempotencyKey,
 		Attempts:       make([]attemptReport, 0, len(res.Attempts)),
+		BudgetStore:    newStoreReport(res.StoreOutage),
 	}
 	if !res.Deadline.IsZero() {
 		// An enclosing retry's deadline (RETRY_DEADLINE) may have passed

@@ -65,6 +65,9 @@ func summaryLine(res *runner.Result, max, code int) string {
 		runner.Exhausted: "attempts exhausted",
 		runner.Budget:    "retry budget empty",
 	}[res.Outcome]
+	if res.Outcome == runner.Budget && res.StoreOutage != nil {
+		why = "budget store unavailable"
+	}
 	if last == nil {
 		return fmt.Sprintf("gave up before the first attempt (%s)", why)
 	}

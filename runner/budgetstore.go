@@ -50,7 +50,7 @@ func (r *run) storeFailed(err error) bool {
 		r.res.StoreOutage = &StoreOutage{Error: err.Error(), Failed: r.cfg.BudgetUnavailable}
 		r.storeName = r.cfg.Budget.Name()
 		if r.cfg.BudgetUnavailable == FailClosed {
-			r.warn(fmt.Sprintf("%s; failing closed: no retry, and no attempt under the concurrency cap, of budget %q", err, r.storeName))
+			r.warn(fmt.Sprintf("%s; failing closed: budget %q allows no retry, and no attempt under its concurrency cap", err, r.storeName))
 		} else {
 			r.warn(fmt.Sprintf("%s; failing open: going on without budget %q and its concurrency cap", err, r.storeName))
 		}

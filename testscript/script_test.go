@@ -39,15 +39,16 @@ func TestScripts(t *testing.T) {
 	}
 	maps.Copy(cmds, signalCmds())
 	maps.Copy(cmds, serverCmds())
+	cmds["redis-server"] = redisServer
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata",
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
 		Cmds:                cmds,
-		Condition:           serverConditions,
+		Condition:           condition,
 		Setup: func(env *testscript.Env) error {
 			// Scripts must not inherit an enclosing retry's settings.
-			for _, name := range []string{"RETRY_DEPTH", "RETRY_DEADLINE", "RETRY_ATTEMPT", "RETRY_MAX_ATTEMPTS", "RETRY_IDEMPOTENCY_KEY"} {
+			for _, name := range []string{"RETRY_DEPTH", "RETRY_DEADLINE", "RETRY_ATTEMPT", "RETRY_MAX_ATTEMPTS", "RETRY_IDEMPOTENCY_KEY", "RETRY_BUDGET_STORE"} {
 				env.Setenv(name, "")
 			}
 			env.Setenv("GORACE", noExitSleep())

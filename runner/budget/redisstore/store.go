@@ -17,6 +17,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
@@ -293,6 +294,10 @@ func (s *Store) eval(ctx context.Context, sc script, key string, args []string) 
 	if err != nil && !errors.As(err, &se) {
 		s.c.close()
 		s.c = nil
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			// The call may have run: it is not sent again.
+			err = errors.New("the server closed the connection")
+		}
 	}
 	return v, err
 }

@@ -126,6 +126,9 @@ func (s *Server) URL() string {
 	return fmt.Sprintf("%s://%s127.0.0.1:%d", scheme, auth, s.Port)
 }
 
+// PID returns the server's process id.
+func (s *Server) PID() int { return s.cmd.Process.Pid }
+
 // Stop kills the server and waits for it to exit. Stopping twice does
 // nothing.
 func (s *Server) Stop() {

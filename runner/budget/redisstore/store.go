@@ -55,6 +55,9 @@ type Options struct {
 	Timeout time.Duration
 	Lease   time.Duration
 	Renew   time.Duration
+	// Clock measures the caller's deadlines and the waits for a slot;
+	// the budget's window runs on the server's clock.
+	Clock clock.Clock
 }
 
 // script is a Lua script and its SHA-1, by which EVALSHA calls it.
@@ -102,6 +105,9 @@ func Open(addr Address, name string, p budget.Policy, o Options) (*Store, error)
 	}
 	if o.Renew <= 0 {
 		o.Renew = DefaultRenew
+	}
+	if o.Clock == nil {
+		o.Clock = clock.Real{}
 	}
 	host, _ := os.Hostname()
 	var nonce [6]byte
@@ -174,7 +180,8 @@ func (s *Store) Acquire(ctx context.Context, n int, deadline time.Time) (*budget
 	if n < 1 || n > budget.MaxSlots {
 		return nil, fmt.Errorf("budget %q: concurrency cap must be between 1 and %d, got %d", s.name, budget.MaxSlots, n)
 	}
-	start := time.Now()
+	clk := s.opts.Clock
+	start := clk.Now()
 	step := slotPollMin
 	holder := s.holder + ":" + strconv.FormatInt(s.held.Add(1), 10)
 	for {
@@ -183,13 +190,13 @@ func (s *Store) Acquire(ctx context.Context, n int, deadline time.Time) (*budget
 			return nil, err
 		}
 		if took {
-			return s.hold(holder, time.Since(start)), nil
+			return s.hold(holder, clk.Now().Sub(start)), nil
 		}
 		d := step
 		if !deadline.IsZero() {
-			d = min(d, time.Until(deadline))
+			d = min(d, deadline.Sub(clk.Now()))
 		}
-		if err := (clock.Real{}).Sleep(ctx, d); err != nil {
+		if err := clk.Sleep(ctx, d); err != nil {
 			return nil, err
 		}
 		step = min(2*step, slotPollMax)
@@ -246,16 +253,16 @@ func (s *Store) call(ctx context.Context, deadline time.Time, sc script, key str
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if !deadline.IsZero() && !time.Now().Before(deadline) {
+	clk := s.opts.Clock
+	if !deadline.IsZero() && !clk.Now().Before(deadline) {
 		return nil, budget.ErrDeadline
 	}
-	cctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
-	defer cancel()
+	bound := s.opts.Timeout
 	if !deadline.IsZero() {
-		var cancelDeadline context.CancelFunc
-		cctx, cancelDeadline = context.WithDeadline(cctx, deadline)
-		defer cancelDeadline()
+		bound = min(bound, deadline.Sub(clk.Now()))
 	}
+	cctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
 	s.mu.Lock()
 	v, err := s.eval(cctx, sc, key, args)
 	s.mu.Unlock()
@@ -264,7 +271,7 @@ func (s *Store) call(ctx context.Context, deadline time.Time, sc script, key str
 		return v, nil
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
-	case !deadline.IsZero() && !time.Now().Before(deadline):
+	case !deadline.IsZero() && !clk.Now().Before(deadline):
 		return nil, budget.ErrDeadline
 	case cctx.Err() != nil:
 		err = fmt.Errorf("no answer within %v", s.opts.Timeout)

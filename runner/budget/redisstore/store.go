@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/b0a38808/retry/runner/budget"
@@ -301,7 +302,7 @@ func (s *Store) eval(ctx context.Context, sc script, key string, args []string) 
 	if err != nil && !errors.As(err, &se) {
 		s.c.close()
 		s.c = nil
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) {
 			// The call may have run: it is not sent again.
 			err = errors.New("the server closed the connection")
 		}

@@ -343,3 +343,22 @@ func TestTLS(t *testing.T) {
 	_, err := open(t, plain, "tls", Options{Timeout: 300 * time.Millisecond}).RecordFirst(ctx, time.Time{})
 	checkStoreError(t, "plain text to a TLS port", err, "")
 }
+
+// TestRefusing: a server that refuses the scripts' writes (a read-only
+// replica, one out of memory) is a StoreError that says why.
+func TestRefusing(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"read-only replica", []string{"--replicaof", "127.0.0.1", "1"}, "READONLY"},
+		{"out of memory", []string{"--maxmemory", "1"}, "OOM"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := server(t, redistest.Config{Args: tc.args})
+			_, err := open(t, srv.URL(), "refused", Options{}).RecordFirst(context.Background(), time.Time{})
+			checkStoreError(t, tc.name, err, tc.want)
+		})
+	}
+}

@@ -34,6 +34,9 @@ type Config struct {
 	TLS bool
 	// Port is the port to listen on; 0 picks a free one.
 	Port int
+	// Args are more arguments for redis-server, such as
+	// "--maxmemory", "1".
+	Args []string
 }
 
 // Server is a running redis-server.
@@ -90,6 +93,7 @@ func (s *Server) start(bin string, port int) error {
 	if s.cfg.Password != "" {
 		args = append(args, "--requirepass", s.cfg.Password)
 	}
+	args = append(args, s.cfg.Args...)
 	cmd := exec.Command(bin, args...)
 	if err := cmd.Start(); err != nil {
 		return err

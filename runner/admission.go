@@ -10,7 +10,8 @@ import (
 )
 
 // RetryBudget is a retry budget and concurrency cap shared with other
-// operations; *budget.Budget is the real one.
+// operations: *budget.Budget keeps it in files on this machine,
+// *redisstore.Store in Redis for many machines.
 type RetryBudget interface {
 	// Name returns the budget's name, for messages.
 	Name() string

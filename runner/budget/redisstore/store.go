@@ -274,7 +274,8 @@ func (s *Store) call(ctx context.Context, deadline time.Time, sc script, key str
 		return nil, ctx.Err()
 	case !deadline.IsZero() && !clk.Now().Before(deadline):
 		return nil, budget.ErrDeadline
-	case cctx.Err() != nil:
+	case cctx.Err() != nil || errors.Is(err, os.ErrDeadlineExceeded):
+		// The connection's deadline is cctx's, and may pass first.
 		err = fmt.Errorf("no answer within %v", s.opts.Timeout)
 	}
 	return nil, s.fail(err)

@@ -85,6 +85,19 @@ func (o *storeOptions) open(cfg *runner.Config, name string, p budget.Policy, sl
 	return func() { s.Close() }, true, nil
 }
 
+// note says, for retry explain, where the budget lives and what an outage
+// does; empty for a budget on this machine.
+func (o *storeOptions) note() string {
+	if o.addr == nil {
+		return ""
+	}
+	then := "goes on without the budget and its cap (--budget-unavailable open)"
+	if o.mode == runner.FailClosed {
+		then = "makes no retry, and no attempt under a cap (--budget-unavailable closed)"
+	}
+	return "the budget is kept in the budget store " + o.addr.String() + ", shared by every machine that names it there; when the store fails, the operation " + then
+}
+
 // storeReport is the JSON report's "budget_store": present when the
 // budget's store failed during the operation.
 type storeReport struct {

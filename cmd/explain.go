@@ -127,6 +127,9 @@ func (e *explainOptions) explain(args []string, stdout io.Writer) error {
 	}
 	if o.budget.budget != "" {
 		x.Notes = append(x.Notes, "--budget "+o.budget.budget+": each retry also needs the shared budget; a wait for it, or for a --max-concurrent slot, counts against the deadline")
+		if note := o.budget.store.note(); note != "" {
+			x.Notes = append(x.Notes, note)
+		}
 	}
 	x.Rules = explainRules(cfg.Rules, o.classify.onAmbiguous)
 	x.Result = verdict

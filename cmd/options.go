@@ -140,7 +140,8 @@ func parseCount(flag, s string) (int, error) {
 
 // parseDuration reads a non-negative duration flag value: a Go duration
 // ("1m30s", "250ms") or a number with an optional unit ("30", "0.5",
-// "2d"), as timeout(1) takes. Empty means 0.
+// "2d"), as timeout(1) takes. Empty, a flag left out, means 0 (a flag
+// given an empty value is refused before: refuseEmpty).
 func parseDuration(flag, s string) (time.Duration, error) {
 	d, err := readDuration(s)
 	if err != nil {

@@ -37,6 +37,9 @@ names a retry subcommand.`,
 		SilenceErrors:         true,
 		DisableFlagsInUseLine: true,
 		RunE: func(c *cobra.Command, args []string) error {
+			if err := refuseEmpty(c.Flags()); err != nil {
+				return err
+			}
 			return opts.run(c.Context(), args, stdout, stderr)
 		},
 	}

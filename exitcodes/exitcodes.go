@@ -7,6 +7,7 @@
 //	         the last attempt's own exit status
 //	1        the last attempt exited 0 but --fail-if matched its output
 //	124      the deadline or the last attempt's timeout ended the operation
+//	         (also when the timed-out attempt exited 0)
 //	125      retry itself failed: bad flags or values, internal error
 //	126      the command is not executable, or the last attempt could
 //	         not start it for the moment (text file busy)
@@ -87,7 +88,9 @@ func For(e Ending) (Code, int) {
 	switch {
 	case e.OutputGone:
 		return SignalBase + Code(syscall.SIGPIPE), int(syscall.SIGPIPE)
-	case e.Succeeded:
+	case e.Succeeded && !e.Last.TimedOut:
+		// An attempt cut by its timeout never succeeded, whatever it
+		// exited with: it ends below with 124.
 		return OK, 0
 	case e.Deadline:
 		return Timeout, 0

@@ -17,6 +17,8 @@ func TestFor(t *testing.T) {
 		{"deadline", Ending{Deadline: true, Ran: true, Last: Exit{ExitCode: 1}}, 124, 0},
 		{"deadline before any attempt", Ending{Deadline: true}, 124, 0},
 		{"last attempt timed out", Ending{Ran: true, Last: Exit{TimedOut: true, Signal: 15}}, 124, 0},
+		{"last attempt timed out, then exited 0", Ending{Ran: true, Last: Exit{TimedOut: true}}, 124, 0},
+		{"a timed-out attempt taken for a success", Ending{Succeeded: true, Ran: true, Last: Exit{TimedOut: true}}, 124, 0},
 		{"last attempt killed", Ending{Ran: true, Last: Exit{Signal: 9}}, 137, 9},
 		{"cancelled during a wait", Ending{Cancelled: true, CancelSignal: 2, Ran: true, Last: Exit{ExitCode: 1}}, 130, 2},
 		{"cancelled attempt died by the signal", Ending{Cancelled: true, Ran: true, Last: Exit{Signal: 15}}, 143, 15},

@@ -131,11 +131,15 @@ func DefaultPermanent() Codes {
 // Classify applies the classification order to f: the first rule that
 // matches decides.
 func (r *Rules) Classify(f Facts) Decision {
-	// 1. Success, unless --fail-if matched the output: then a failure,
-	// retryable unless --stop-if matched too.
+	// 1. Success, unless cut by its timeout or the deadline (a job that
+	// exits 0 on the stop signal did not finish: rule 7, as timeout(1)),
+	// or --fail-if matched the output: then a failure, retryable unless
+	// --stop-if matched too.
 	if f.StartErr == nil && f.Signal == 0 && f.ExitCode == 0 {
 		m := f.Output.FailIf
 		switch {
+		case f.TimedOut:
+			return r.ambiguous(f)
 		case m == nil:
 			return Decision{Class: Success, Reason: "exit 0"}
 		case f.Output.StopIf != nil:

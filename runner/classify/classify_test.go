@@ -35,7 +35,8 @@ func TestClassifyDefaults(t *testing.T) {
 		{"timed out", Rules{}, Facts{Exit: exitcodes.Exit{TimedOut: true, Signal: syscall.SIGTERM}}, Ambiguous, true, "timed out: may have committed an effect"},
 		{"killed", Rules{}, Facts{Exit: exitcodes.Exit{Signal: syscall.SIGKILL}}, Ambiguous, true, "killed by SIGKILL: may have committed an effect"},
 		{"ambiguous stop", Rules{StopOnAmbiguous: true}, Facts{Exit: exitcodes.Exit{Signal: syscall.SIGKILL}}, Ambiguous, false, "killed by SIGKILL: may have committed an effect, --on-ambiguous stop"},
-		{"timeout that exited 0 still succeeded", Rules{}, Facts{Exit: exitcodes.Exit{TimedOut: true}}, Success, false, "exit 0"},
+		{"timeout that exited 0 is no success", Rules{}, Facts{Exit: exitcodes.Exit{TimedOut: true}}, Ambiguous, true, "timed out: may have committed an effect"},
+		{"timeout that exited 0, --on-ambiguous stop", Rules{StopOnAmbiguous: true}, Facts{Exit: exitcodes.Exit{TimedOut: true}}, Ambiguous, false, "timed out: may have committed an effect, --on-ambiguous stop"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := tc.rules.Classify(tc.f)

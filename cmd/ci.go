@@ -53,9 +53,13 @@ func gitlabSectionStart(w io.Writer, name, header string, now time.Time) {
 	fmt.Fprintf(w, "\x1b[0Ksection_start:%d:%s\r\x1b[0K%s\n", now.Unix(), name, header)
 }
 
-// gitlabSectionEnd closes the section opened by gitlabSectionStart.
+// gitlabSectionEnd closes the section opened by gitlabSectionStart, on a
+// line of its own: the attempt's output may lack a final newline, and
+// retry does not read every stream it writes (a command writes to a
+// terminal or a shared log directly), so it cannot tell. Glued to the
+// output, the marker's "\r\x1b[0K" would hide that line.
 func gitlabSectionEnd(w io.Writer, name string, now time.Time) {
-	fmt.Fprintf(w, "\x1b[0Ksection_end:%d:%s\r\x1b[0K\n", now.Unix(), name)
+	fmt.Fprintf(w, "\n\x1b[0Ksection_end:%d:%s\r\x1b[0K\n", now.Unix(), name)
 }
 
 // gitlabSection names the section of attempt n of the operation called

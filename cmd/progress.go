@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -246,10 +247,17 @@ func attemptOf(n, max int) string {
 }
 
 // seconds renders d as seconds with two decimals, "0.21s"; a minute or
-// more as a rounded duration, "2m3s".
+// more as a rounded duration, "2m3s", without its zero tail: "2m", "1h".
 func seconds(d time.Duration) string {
 	if d >= time.Minute {
-		return d.Round(time.Second).String()
+		s := d.Round(time.Second).String()
+		if strings.HasSuffix(s, "m0s") {
+			s = strings.TrimSuffix(s, "0s")
+		}
+		if strings.HasSuffix(s, "h0m") {
+			s = strings.TrimSuffix(s, "0m")
+		}
+		return s
 	}
 	return fmt.Sprintf("%.2fs", d.Seconds())
 }

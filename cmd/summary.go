@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/b0a38808/retry/runner"
+	"github.com/b0a38808/retry/runner/classify"
 	"github.com/b0a38808/retry/runner/proc"
 )
 
@@ -58,6 +59,10 @@ func summaryLine(res *runner.Result, max, code int) string {
 		}
 		return fmt.Sprintf("cancelled after %s in %s: %s", plural(n, "attempt"), took, describe(last))
 	case runner.Deadline:
+		if last != nil && last.HintPastDeadline {
+			return fmt.Sprintf("gave up after %s in %s: the server asked to wait %s, past the deadline in %s (exit %d)",
+				plural(n, "attempt"), took, seconds(last.Hint), seconds(last.Left), code)
+		}
 		return fmt.Sprintf("gave up after %s in %s: deadline reached (exit %d)", plural(n, "attempt"), took, code)
 	}
 	why := map[runner.Outcome]string{
@@ -71,8 +76,12 @@ func summaryLine(res *runner.Result, max, code int) string {
 	if last == nil {
 		return fmt.Sprintf("gave up before the first attempt (%s)", why)
 	}
-	if last.ExitCode == 0 && last.Signal == 0 && last.StartErr == nil {
+	if last.ExitCode == 0 && last.Signal == 0 && last.StartErr == nil && !last.TimedOut {
 		why += fmt.Sprintf(", exit %d", code) // failed by --fail-if
+	}
+	if res.Outcome == runner.Permanent && last.Class == classify.Ambiguous {
+		// Not known to be permanent: --on-ambiguous stop made it final.
+		why = "ambiguous, --on-ambiguous stop"
 	}
 	return fmt.Sprintf("gave up after %s in %s: %s (%s)", plural(n, "attempt"), took, describe(last), why)
 }

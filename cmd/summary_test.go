@@ -10,6 +10,7 @@ import (
 	"github.com/b0a38808/retry/cmd/redact"
 	"github.com/b0a38808/retry/exitcodes"
 	"github.com/b0a38808/retry/runner"
+	"github.com/b0a38808/retry/runner/classify"
 )
 
 func TestSummaryLine(t *testing.T) {
@@ -32,6 +33,14 @@ func TestSummaryLine(t *testing.T) {
 		{"cancelled in an attempt", &duringAttempt, 3, 1, "cancelled after 1 attempt in 1.00s: exit 1"},
 		{"budget", rs[runner.Budget], 3, 1, "gave up after 1 attempt in 1.00s: exit 1 (retry budget empty)"},
 		{"budget before any attempt", &runner.Result{Outcome: runner.Budget}, 3, 125, "gave up before the first attempt (retry budget empty)"},
+		{"hint past the deadline", &runner.Result{Outcome: runner.Deadline, Elapsed: 20 * time.Millisecond, Attempts: []runner.Attempt{
+			{Number: 1, Exit: exitcodes.Exit{ExitCode: 1}, Hint: 2 * time.Minute, HasHint: true, HintPastDeadline: true, Left: 9980 * time.Millisecond}}}, 3, 124,
+			"gave up after 1 attempt in 0.02s: the server asked to wait 2m, past the deadline in 9.98s (exit 124)"},
+		{"ambiguous, --on-ambiguous stop", &runner.Result{Outcome: runner.Permanent, Elapsed: time.Second, Attempts: []runner.Attempt{
+			{Number: 1, Exit: exitcodes.Exit{TimedOut: true, Signal: 15, SignalSent: true}, Class: classify.Ambiguous}}}, 3, 124,
+			"gave up after 1 attempt in 1.00s: timed out (ambiguous, --on-ambiguous stop)"},
+		{"a whole hour", &runner.Result{Outcome: runner.Exhausted, Elapsed: time.Hour, Attempts: rs[runner.Exhausted].Attempts}, 3, 1,
+			"gave up after 3 attempts in 1h: exit 1 (attempts exhausted)"},
 		{"long", &runner.Result{Outcome: runner.Exhausted, Elapsed: 150 * time.Second, Attempts: rs[runner.Exhausted].Attempts}, 3, 1,
 			"gave up after 3 attempts in 2m30s: exit 1 (attempts exhausted)"},
 	}
@@ -152,7 +161,7 @@ func TestGitLabSection(t *testing.T) {
 	gitlabSectionStart(&b, name, "retry: attempt 2/3: make", now)
 	gitlabSectionEnd(&b, name, now)
 	want := "\x1b[0Ksection_start:1796000000:retry-make-42-attempt-2\r\x1b[0Kretry: attempt 2/3: make\n" +
-		"\x1b[0Ksection_end:1796000000:retry-make-42-attempt-2\r\x1b[0K\n"
+		"\n\x1b[0Ksection_end:1796000000:retry-make-42-attempt-2\r\x1b[0K\n"
 	if b.String() != want {
 		t.Errorf("got  %q\nwant %q", b.String(), want)
 	}

@@ -35,8 +35,16 @@ type Warner interface {
 	Warn(msg string)
 }
 
-// warn passes msg to the observer when it hears warnings.
+// warn passes msg to the observer when it hears warnings, once: a budget
+// that cannot save its state fails the same way at every attempt.
 func (r *run) warn(msg string) {
+	if r.warned[msg] {
+		return
+	}
+	if r.warned == nil {
+		r.warned = map[string]bool{}
+	}
+	r.warned[msg] = true
 	if w, ok := r.cfg.Observer.(Warner); ok {
 		w.Warn(msg)
 	}

@@ -43,6 +43,11 @@ type Attempt struct {
 	// Stopped says why no attempt follows this one although its class
 	// allowed one: the retry budget was empty, or its store failed.
 	Stopped string
+	// HintPastDeadline: the operation gave up after this attempt because
+	// the wait a server's hint asked for would have ended after the
+	// deadline, which was Left away.
+	HintPastDeadline bool
+	Left             time.Duration
 }
 
 // Result is the record of a whole operation.

@@ -179,6 +179,7 @@ type run struct {
 	streams *stdio.Streams
 	signals *forwarder
 	term    *proc.Terminal // nil without a terminal
+	warned  map[string]bool
 
 	storeName string // the budget whose store failed (StoreOutage)
 }
@@ -306,11 +307,15 @@ func (r *run) loop(ctx context.Context) *Result {
 			panic(err)
 		}
 		// A server's hint may lengthen the wait; the deadline still bounds it.
+		backoff := delay
 		delay, note := r.rules.Wait(delay, out)
 		if note != "" {
 			a.Reason += "; " + note
 		}
-		if !waitFits(r.clock.Now(), delay, r.cfg.Deadline) {
+		if now := r.clock.Now(); !waitFits(now, delay, r.cfg.Deadline) {
+			if delay > backoff {
+				a.HintPastDeadline, a.Left = true, r.cfg.Deadline.Sub(now)
+			}
 			res.Outcome = Deadline
 			r.observeFinish(a, false)
 			return res

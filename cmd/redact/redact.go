@@ -6,7 +6,7 @@
 // line: the value of a flag named like a credential (--password X,
 // --token=X), the user information of a URL (https://user:pass@host/), a
 // secret query parameter (?access_token=X), an Authorization, Cookie or
-// X-Api-Key header, KEY=VALUE where KEY names a secret, "key": "value" in
+// X-Api-Key header, a "Bearer x" credential, KEY=VALUE where KEY names a secret, "key": "value" in
 // JSON, a few programs' own short flags (curl -u, mysql -pX) and tokens with a
 // well-known prefix (ghp_, glpat-, xoxb-, AKIA...). Each secret is replaced by
 // Mask. The rules need no regular expression, so a Redactor costs nothing
@@ -81,6 +81,7 @@ func (r *Redactor) Args(argv []string) []string {
 func (r *Redactor) Text(s string) string {
 	s = urls(s)
 	s = headers(s)
+	s = bearer(s)
 	s = queryParams(s)
 	s = jsonValues(s)
 	s = knownTokens(s)

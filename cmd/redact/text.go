@@ -257,3 +257,47 @@ func tokenAt(s string) int {
 }
 
 func isTokenChar(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }
+
+// bearer hides the credential after the Bearer authentication scheme
+// (RFC 6750) even without a header name: "Bearer x" becomes "Bearer ***",
+// as in a bare "Bearer $TOKEN" argument. The scheme must stand as a word
+// of its own; written in another case than "Bearer", it counts only
+// before a token of 8 characters or more, so that prose ("the bearer of")
+// stays as it is.
+func bearer(s string) string {
+	const scheme = "bearer"
+	e := edit{s: s}
+	for off := 0; off+len(scheme) < len(s); {
+		i := strings.Index(strings.ToLower(s[off:]), scheme)
+		if i < 0 {
+			break
+		}
+		start := off + i
+		v := start + len(scheme)
+		off = v
+		if start > 0 && (isAlnum(s[start-1]) || s[start-1] == '_' || s[start-1] == '-') {
+			continue
+		}
+		for v < len(s) && (s[v] == ' ' || s[v] == '\t') {
+			v++
+		}
+		if v == start+len(scheme) {
+			continue // not followed by a blank: "Bearer" alone, "bearer_x"
+		}
+		end := v
+		for end < len(s) && tokenChar(s[end]) {
+			end++
+		}
+		if s[v:end] == Mask || end == v || s[start:start+len(scheme)] != "Bearer" && end-v < 8 {
+			continue
+		}
+		e.hide(v, end)
+		off = end
+	}
+	return e.String()
+}
+
+// tokenChar reports whether c may be part of an RFC 6750 b64token.
+func tokenChar(c byte) bool {
+	return isAlnum(c) || strings.IndexByte("-._~+/=", c) >= 0
+}

@@ -13,7 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/b0a38808/retry/exitcodes"
 	"github.com/b0a38808/retry/runner/backoff"
 	"github.com/b0a38808/retry/runner/classify"
 	"github.com/b0a38808/retry/runner/clock"
@@ -280,15 +279,16 @@ func (r *run) loop(ctx context.Context) *Result {
 		case held && interrupted(a):
 			res.Outcome = Cancelled
 			a.Reason += "; interrupted at the terminal"
-		case r.outputGone(a):
-			res.Outcome = Cancelled
-			a.Reason += "; nothing reads retry's output any more"
 		case a.TimedOut && !r.cfg.Deadline.IsZero() && !r.clock.Now().Before(r.cfg.Deadline):
 			res.Outcome = Deadline
 		case !d.Retry:
 			res.Outcome = Permanent
 		case r.cfg.Attempts > 0 && n >= r.cfg.Attempts:
 			res.Outcome = Exhausted
+		case r.outputGone():
+			// Another attempt would start: not into a closed pipe.
+			res.Outcome = Cancelled
+			a.Reason += "; nothing reads retry's output any more"
 		}
 		if res.Outcome != "" {
 			r.observeFinish(a, false)
@@ -342,15 +342,12 @@ func (r *run) loop(ctx context.Context) *Result {
 	}
 }
 
-// outputGone reports whether the attempt died from SIGPIPE because the
-// reader of retry's own stdout or stderr has gone (`retry ... | head -1`):
-// the reader ended the operation, and another attempt would die the same
-// way. A shell whose command died so exits 141 (128+SIGPIPE) instead,
-// which counts the same.
-func (r *run) outputGone(a *Attempt) bool {
-	sigpipe := a.Signal == syscall.SIGPIPE && !a.SignalSent ||
-		a.Signal == 0 && a.StartErr == nil && a.ExitCode == int(exitcodes.SignalBase+exitcodes.Code(syscall.SIGPIPE))
-	return sigpipe && (stdio.ReaderGone(r.cfg.Stdout) || stdio.ReaderGone(r.cfg.Stderr))
+// outputGone reports whether the reader of retry's own stdout or stderr
+// has gone (`retry ... | head -1`), however the attempt ended: it died
+// from SIGPIPE, or, as curl does, saw the write fail and exited 23. The
+// reader ended the operation: another attempt's output has nowhere to go.
+func (r *run) outputGone() bool {
+	return stdio.ReaderGone(r.cfg.Stdout) || stdio.ReaderGone(r.cfg.Stderr)
 }
 
 func (r *run) observeStart(a *Attempt) {

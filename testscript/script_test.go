@@ -34,6 +34,7 @@ func TestScripts(t *testing.T) {
 	cmds := map[string]func(*testscript.TestScript, bool, []string){
 		"exitcode":   exitcode,
 		"gone":       gone,
+		"bodyserver": bodyserver,
 		"httpserver": httpserver,
 		"normalize":  normalizeCmd,
 	}

@@ -279,6 +279,9 @@ func (r *run) loop(ctx context.Context) *Result {
 		case held && interrupted(a):
 			res.Outcome = Cancelled
 			a.Reason += "; interrupted at the terminal"
+		case r.leftTerminal(a):
+			res.Outcome = Cancelled
+			a.Reason += "; the terminal hung up"
 		case a.TimedOut && !r.cfg.Deadline.IsZero() && !r.clock.Now().Before(r.cfg.Deadline):
 			res.Outcome = Deadline
 		case !d.Retry:

@@ -30,6 +30,14 @@ func interrupted(a *Attempt) bool {
 	return (a.Signal == syscall.SIGINT || a.Signal == syscall.SIGQUIT) && !a.SignalSent
 }
 
+// leftTerminal reports whether the attempt died from a SIGHUP that retry
+// neither sent nor forwarded after retry's terminal hung up: the user
+// left (the kernel sends SIGHUP to the terminal's foreground group), and
+// another attempt would run without the terminal.
+func (r *run) leftTerminal(a *Attempt) bool {
+	return r.term != nil && a.Signal == syscall.SIGHUP && !a.SignalSent && r.term.HungUp()
+}
+
 // forwarder is the one way signals reach an attempt: those retry receives
 // (Config.Signals), forwarded, and those it sends itself (the stop signal,
 // SIGKILL). It remembers which it sent, so that a death by one of them is

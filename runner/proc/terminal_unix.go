@@ -98,3 +98,17 @@ func (t *Terminal) Suspend(pgid int) {
 	}
 	_ = syscall.Kill(-pgid, syscall.SIGCONT)
 }
+
+// HungUp reports whether the terminal has hung up (its other end closed,
+// as when the window of a terminal emulator or an ssh connection goes),
+// or is no longer retry's controlling terminal (its session's leader, the
+// shell, is gone): what the kernel's SIGHUP to the foreground group
+// announces.
+func (t *Terminal) HungUp() bool {
+	if _, err := unix.IoctlGetInt(t.fd, unix.TIOCGPGRP); err != nil {
+		return true
+	}
+	fds := []unix.PollFd{{Fd: int32(t.fd)}}
+	n, err := unix.Poll(fds, 0)
+	return err == nil && n > 0 && fds[0].Revents&unix.POLLHUP != 0
+}

@@ -25,3 +25,6 @@ func (*Terminal) Reclaim(int) {}
 
 // Suspend does nothing.
 func (*Terminal) Suspend(int) {}
+
+// HungUp reports false: a console does not hang up a process group.
+func (*Terminal) HungUp() bool { return false }

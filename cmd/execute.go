@@ -39,7 +39,8 @@ type exitStatus struct {
 func (s *exitStatus) Error() string { return fmt.Sprintf("exit status %d", s.code) }
 
 // usageError is bad input: reported in one line, with an optional hint,
-// and exit status 125 before the command runs.
+// and exit status 125 before the command runs. retry's own failures that
+// a hint helps with (held output it lost) are reported so too.
 type usageError struct {
 	msg  string
 	hint string

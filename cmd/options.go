@@ -202,6 +202,9 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		if res != nil && res.Outcome != "" {
 			out.finish(res, cfg.Attempts, int(exitcodes.Failed))
 		}
+		if errors.Is(err, stdio.ErrOutputLost) {
+			return &usageError{msg: err.Error(), hint: "make room in $TMPDIR, or point TMPDIR at a larger file system; or run without --stdout final"}
+		}
 		return err
 	}
 	code, sig := exitcodes.For(ending(res, gone))

@@ -52,7 +52,10 @@ const (
 	// StdoutStream passes every attempt's output through as it is written.
 	StdoutStream StdoutMode = iota
 	// StdoutFinal holds each attempt's output in a temporary file and
-	// writes out only the last attempt's (see Streams.Finish).
+	// writes out only the last attempt's (see Streams.Finish). retry
+	// writes that file itself, from a pipe the attempt writes into, so
+	// that the command never sees a failure to hold its output; output
+	// that could not be held whole is never written out (ErrOutputLost).
 	StdoutFinal
 )
 
@@ -126,8 +129,9 @@ type Config struct {
 
 // Attempt is what one attempt reads and writes. Both are always non-nil;
 // Stdin is a real file, so starting a process needs no copying goroutine.
-// Stdout is a real file too unless Config.Stdout was another writer in
-// StdoutStream mode.
+// Stdout is a real file too (in StdoutFinal mode, a pipe that retry
+// reads; on Windows a writer that os/exec carries), unless Config.Stdout
+// was another writer in StdoutStream mode.
 type Attempt struct {
 	Stdin  *os.File
 	Stdout io.Writer
@@ -153,6 +157,8 @@ type input interface {
 }
 
 // output is one StdoutMode's way to give each attempt its stdout.
+// finish fails, writing nothing, with an error wrapping ErrOutputLost
+// when the output it held is not whole.
 type output interface {
 	begin() (io.Writer, error)
 	end() error
@@ -181,7 +187,7 @@ func Open(cfg Config) (*Streams, error) {
 	case StdoutStream:
 		out, err = openStream(dst)
 	case StdoutFinal:
-		out = &finalOutput{dst: dst, dir: dir}
+		out = &finalOutput{dst: dst, dir: dir, pattern: "retry-stdout-*"}
 	default:
 		err = fmt.Errorf("unknown %v", cfg.StdoutMode)
 	}

@@ -347,7 +347,7 @@ func TestTemporaryFilesArePrivateAndRemoved(t *testing.T) {
 	}
 	for range 2 {
 		a := begin(t, s)
-		fi, err := a.Stdout.(*os.File).Stat()
+		fi, err := s.out.(*finalOutput).cur.file.(*tempFile).Stat()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,44 +3,48 @@ package stdio
 import (
 	"errors"
 	"io"
-	"math"
 )
 
-// finalOutput holds each attempt's output in a temporary file of its own
-// (a straggling grandchild of one attempt cannot write into the next
-// attempt's file) and writes out only the one Finish is called for.
+// finalOutput holds each attempt's output in a holder of its own and
+// writes out only the one Finish is called for. It serves one stream:
+// stdout for StdoutFinal; a held stderr would be a second finalOutput
+// with its own destination and pattern.
 type finalOutput struct {
-	dst  io.Writer
-	dir  string
-	cur  *tempFile // the running attempt's
-	held *tempFile // the attempt that ended last
+	dst     io.Writer
+	dir     string
+	pattern string                                      // of the temporary files' names
+	create  func(dir, pattern string) (heldFile, error) // nil: private temporary files
+	cur     *holder                                     // the running attempt's
+	held    *holder                                     // the attempt that ended last
 }
 
 func (o *finalOutput) begin() (io.Writer, error) {
 	if err := o.drop(); err != nil {
 		return nil, err
 	}
-	f, err := createTemp(o.dir, "retry-stdout-*")
+	h, w, err := hold(o.dir, o.pattern, o.create)
 	if err != nil {
 		return nil, err
 	}
-	o.cur = f
-	return f.File, nil
+	o.cur = h
+	return w, nil
 }
 
 func (o *finalOutput) end() error {
 	err := o.drop()
+	if o.cur != nil {
+		o.cur.end()
+	}
 	o.held, o.cur = o.cur, nil
 	return err
 }
 
-// finish copies the held output. It reads at explicit offsets, leaving the
-// file offset the attempt's processes share alone.
+// finish writes out the held output, whole or not at all.
 func (o *finalOutput) finish() error {
 	if o.held == nil {
 		return nil
 	}
-	_, err := io.Copy(o.dst, io.NewSectionReader(o.held, 0, math.MaxInt64))
+	err := o.held.writeTo(o.dst)
 	return errors.Join(err, o.drop())
 }
 

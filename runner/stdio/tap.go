@@ -28,7 +28,12 @@ type Tap struct {
 // stream is one tapped stream of an attempt on its way to its
 // destination.
 type stream interface {
-	// started: the attempt's process runs.
+	// carry: start copying now, before the process starts; retry keeps
+	// its copy of the writing end until started. For a stream that
+	// retry holds (holder), whose end comes only after the process's.
+	carry()
+	// started: the attempt's process runs, and has its copy of the
+	// writing end: retry's goes.
 	started()
 	// exited: the process has been reaped; what is left to read is
 	// bounded from now on (DrainGrace).

@@ -35,6 +35,9 @@ type pipeStream struct {
 	dst    io.Writer   // the tee to the destination and the matcher
 	relays *sync.Mutex // the attempt's streams start relays one at a time
 	done   chan struct{}
+	// copying: copy runs (carry, or started).
+	copying bool
+	bufSize int // of copy's reads; 0: teeBuffer
 	// exitedAt is when the process was reaped; nil before.
 	exitedAt atomic.Pointer[time.Time]
 }
@@ -52,13 +55,29 @@ func watchStream(dst *io.Writer, m io.Writer, relays *sync.Mutex) (stream, error
 	return s, nil
 }
 
+// grow makes the pipe and copy's reads n bytes large, before copy runs.
+func (s *pipeStream) grow(n int) {
+	setPipeSize(s.r, n)
+	s.bufSize = n
+}
+
+func (s *pipeStream) carry() {
+	if !s.copying {
+		s.copying = true
+		go s.copy()
+	}
+}
+
 func (s *pipeStream) started() {
 	_ = s.w.Close() // the process has its own copy
-	go s.copy()
+	s.carry()
 }
 
 func (s *pipeStream) abort() {
 	_ = s.w.Close()
+	if s.copying {
+		return // the copy ends at the end of the pipe, and closes it
+	}
 	_ = s.r.Close()
 	close(s.done)
 }
@@ -80,7 +99,7 @@ func (s *pipeStream) wait() { <-s.done }
 func (s *pipeStream) copy() {
 	defer close(s.done)
 	defer s.r.Close()
-	buf := make([]byte, teeBuffer)
+	buf := make([]byte, max(s.bufSize, teeBuffer))
 	var waited time.Duration // after the exit
 	toEnd := false           // no writer is left: read to the end
 	for {
@@ -156,6 +175,12 @@ func writerLeft(r *os.File) bool {
 // the pipe is just closed, as os/exec closes it.
 func handOver(r *os.File, dst io.Writer) {
 	f, ok := dst.(*os.File)
+	if h, held := dst.(*holdWriter); held {
+		// The process left behind goes on writing into the attempt's
+		// own held file, as into a file it had been given.
+		f = (*holder)(h).relayFile()
+		ok = f != nil
+	}
 	if !ok {
 		return
 	}

@@ -20,6 +20,7 @@ func watchStream(dst *io.Writer, m io.Writer, _ *sync.Mutex) (stream, error) {
 	return execStream{}, nil
 }
 
+func (execStream) carry()   {}
 func (execStream) started() {}
 func (execStream) exited()  {}
 func (execStream) wait()    {}

@@ -19,9 +19,10 @@ import (
 	"github.com/b0a38808/retry/runner/stdio"
 )
 
-// watchdogAfter is how long an attempt runs before it gets a watchdog
-// (proc.Watch).
-const watchdogAfter = 250 * time.Millisecond
+// watchdogAfter is how long an attempt runs before its watchdog starts
+// (proc.Watch): long enough that `retry -- true` never starts one, short
+// enough that, started, it covers the attempt from its first 10 ms on.
+const watchdogAfter = 2 * time.Millisecond
 
 // attempt runs one attempt with std as its stdin and stdout, for at most
 // limit (0: no limit), records how it ended in a, and returns what its
@@ -88,12 +89,10 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 		defer t.Stop()
 		timeout = t.C
 	}
-	// An attempt that runs a while gets a watchdog that kills its whole
-	// group if retry is killed (proc.Watch); a short one does without
-	// the cost of starting it.
-	watchdog := time.NewTimer(watchdogAfter)
-	defer watchdog.Stop()
-	release := func() {}
+	// A watchdog kills the attempt's whole group if retry is killed
+	// (proc.Watch), from watchdogAfter on; one that ends sooner does
+	// without the cost of starting it.
+	release := proc.Watch(cmd, watchdogAfter)
 	done := ctx.Done()
 	stopping := false
 	// stop ends the attempt: the stop signal, then SIGKILL after the
@@ -140,8 +139,6 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 				r.term.Reclaim(cmd.Process.Pid)
 			}
 			return output.finish(), held
-		case <-watchdog.C:
-			release = proc.Watch(cmd)
 		case <-timeout:
 			a.TimedOut = true
 			stop(true)

@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"sync"
 	"syscall"
+	"time"
 )
 
 // watchdogScript waits for a word from retry on its stdin, a pipe only
@@ -15,33 +17,66 @@ import (
 // retry died.
 const watchdogScript = `read -r word; [ "$word" = done ] || kill -s KILL -- "-$1"`
 
-// Watch starts a watchdog for the process group of cmd, which runs: a
-// shell that kills the whole group with SIGKILL if retry dies while the
-// attempt runs (killed with SIGKILL, which it cannot catch). The
-// parent-death signal reaches only the attempt's first process, and only
-// on Linux; this reaches the processes it started too. The watchdog runs
-// in a process group of its own, so that signals to retry's group leave
-// it alone. Call release once the attempt's first process has been
-// reaped: the watchdog then exits, and leaves whatever the attempt left
-// running alone. When no watchdog can start (no /bin/sh), release does
-// nothing.
-func Watch(cmd *exec.Cmd) (release func()) {
+// Watch gives the process group of cmd, which runs, a watchdog: a shell
+// that kills the whole group with SIGKILL if retry dies while the attempt
+// runs (killed with SIGKILL, which it cannot catch). The parent-death
+// signal reaches only the attempt's first process, and only on Linux;
+// this reaches the processes it started too. The watchdog starts after
+// the given delay, on a goroutine of its own, so that the attempt never
+// waits for it and an attempt that ends sooner (`retry -- true`) costs
+// none. It runs in a process group of its own, so that signals to retry's
+// group leave it alone. Call release once the attempt's first process has
+// been reaped: the watchdog then exits, or never starts, and leaves
+// whatever the attempt left running alone. release waits for a start
+// under way, so that no helper starts while the next attempt does (see
+// StartAlone). When no watchdog can start (no /bin/sh), nothing happens.
+func Watch(cmd *exec.Cmd, after time.Duration) (release func()) {
+	pgid := cmd.Process.Pid
+	var (
+		mu       sync.Mutex
+		released bool
+		w        *os.File // retry's end of the watchdog's stdin
+		dog      *exec.Cmd
+	)
+	timer := time.AfterFunc(after, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !released {
+			w, dog = startWatchdog(pgid)
+		}
+	})
+	return func() {
+		timer.Stop()
+		mu.Lock()
+		defer mu.Unlock()
+		if released {
+			return
+		}
+		released = true
+		if w == nil {
+			return
+		}
+		_, _ = w.WriteString("done\n")
+		_ = w.Close()
+		go func() { _ = dog.Wait() }()
+	}
+}
+
+// startWatchdog starts the watchdog of the process group pgid and returns
+// the pipe that feeds it, or nil when it could not start.
+func startWatchdog(pgid int) (*os.File, *exec.Cmd) {
 	r, w, err := os.Pipe() // close-on-exec: no attempt inherits w
 	if err != nil {
-		return func() {}
+		return nil, nil
 	}
-	dog := exec.Command("/bin/sh", "-c", watchdogScript, "retry-watchdog", strconv.Itoa(cmd.Process.Pid))
+	dog := exec.Command("/bin/sh", "-c", watchdogScript, "retry-watchdog", strconv.Itoa(pgid))
 	dog.Stdin = r
 	dog.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	err = StartAlone(dog)
 	_ = r.Close()
 	if err != nil {
 		_ = w.Close()
-		return func() {}
+		return nil, nil
 	}
-	return func() {
-		_, _ = w.WriteString("done\n")
-		_ = w.Close()
-		go func() { _ = dog.Wait() }()
-	}
+	return w, dog
 }

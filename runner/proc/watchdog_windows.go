@@ -2,8 +2,11 @@
 
 package proc
 
-import "os/exec"
+import (
+	"os/exec"
+	"time"
+)
 
 // Watch does nothing on Windows, where retry does not make process
 // groups; release does nothing either.
-func Watch(*exec.Cmd) (release func()) { return func() {} }
+func Watch(*exec.Cmd, time.Duration) (release func()) { return func() {} }

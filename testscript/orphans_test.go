@@ -1,0 +1,113 @@
+//go:build unix
+
+package testscript_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// retry SIGKILLed early in an attempt leaves nothing of the attempt's
+// group behind for more than a second: not the first process (on Linux
+// its parent-death signal) and not what it started in the background (the
+// watchdog, which covers the attempt from its first 10 ms on; issue 14).
+func TestKilledRetryLeavesNoOrphans(t *testing.T) {
+	path, err := exec.LookPath("retry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, after := range []time.Duration{10 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond} {
+		t.Run(after.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(path, "-a", "2", "--", "sh", "-c", `sleep 30 & echo $$ >ready; sleep 30`)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "GORACE="+noExitSleep())
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			ready := filepath.Join(dir, "ready")
+			var pgid int
+			deadline := time.Now().Add(10 * time.Second)
+			for pgid == 0 {
+				if b, err := os.ReadFile(ready); err == nil && bytes.HasSuffix(b, []byte("\n")) {
+					pgid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+					break
+				}
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatal("the attempt did not start within 10s")
+				}
+				time.Sleep(time.Millisecond)
+			}
+			started := time.Now()
+			t.Cleanup(func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) })
+			time.Sleep(after)
+			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			_ = cmd.Wait()
+			killed, at := time.Now(), time.Since(started)
+			for groupAlive(pgid) {
+				if time.Since(killed) > time.Second {
+					t.Fatalf("retry SIGKILLed %v into the attempt: its group %d still has %s a second later", at.Round(time.Millisecond), pgid, groupMembers(pgid))
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		})
+	}
+}
+
+// groupAlive reports whether a process of the group pgid runs (a zombie
+// left for a non-reaping init counts as ended).
+func groupAlive(pgid int) bool {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return syscall.Kill(-pgid, 0) == nil
+	}
+	for _, e := range entries {
+		if pid, err := strconv.Atoi(e.Name()); err == nil && inGroup(pid, pgid) {
+			return true
+		}
+	}
+	return false
+}
+
+// inGroup reports whether pid is a live process, not a zombie, of the
+// group pgid, from /proc/PID/stat.
+func inGroup(pid, pgid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return false
+	}
+	// After the name: state, ppid, pgrp.
+	f := strings.Fields(string(stat[i+1:]))
+	return len(f) > 2 && f[0] != "Z" && f[2] == strconv.Itoa(pgid)
+}
+
+// groupMembers lists the group's live processes, for a failure message.
+func groupMembers(pgid int) string {
+	var pids []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if pid, err := strconv.Atoi(e.Name()); err == nil && inGroup(pid, pgid) {
+			cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+			pids = append(pids, fmt.Sprintf("%d (%s)", pid, bytes.ReplaceAll(bytes.TrimRight(cmdline, "\x00"), []byte{0}, []byte{' '})))
+		}
+	}
+	if len(pids) == 0 {
+		return "processes"
+	}
+	return strings.Join(pids, ", ")
+}

@@ -41,8 +41,10 @@ var pooledValues = []string{
 // runs, or exits 125 with one "retry: " line (and perhaps a hint), and
 // never panics or prints a Go trace.
 func FuzzCommandLine(f *testing.F) {
+	// Each input runs in a directory of its own (t.Chdir, not f.Chdir:
+	// the fuzzing engine writes a failing input under the package's
+	// testdata, relative to the working directory).
 	dir := f.TempDir()
-	f.Chdir(dir)
 	f.Setenv("XDG_STATE_HOME", dir)
 	f.Setenv("HOME", dir)
 	for _, name := range []string{"RETRY_ATTEMPT", "RETRY_MAX_ATTEMPTS", "RETRY_IDEMPOTENCY_KEY", "GITHUB_ACTIONS", "GITLAB_CI", "RETRY_BUDGET_STORE"} {
@@ -70,6 +72,7 @@ func FuzzCommandLine(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		t.Chdir(dir)
 		args := commandLine(flags, data)
 		// An enclosing retry's deadline bounds every wait and attempt.
 		t.Setenv("RETRY_DEPTH", "1")

@@ -14,8 +14,10 @@
 package redact
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -43,6 +45,12 @@ func New(patterns []string) (*Redactor, error) {
 	for _, p := range patterns {
 		re, err := regexp.Compile(p)
 		if err != nil {
+			// The parser's message quotes the pattern raw: a newline
+			// in it would break the one line an error takes.
+			var serr *syntax.Error
+			if errors.As(err, &serr) {
+				return nil, fmt.Errorf("%q: error parsing regexp: %s", p, serr.Code)
+			}
 			return nil, fmt.Errorf("%q: %w", p, err)
 		}
 		if re.MatchString("") {

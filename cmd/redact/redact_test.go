@@ -151,6 +151,10 @@ func TestNewRejectsBadPatterns(t *testing.T) {
 	if _, err := New(nil); err != nil {
 		t.Errorf("New(nil): %v", err)
 	}
+	// The error is one line, even for a pattern with a newline in it.
+	if _, err := New([]string{"(\n"}); err == nil || strings.Contains(err.Error(), "\n") {
+		t.Errorf(`New("(\n"): error %q, want one line`, err)
+	}
 }
 
 func TestReason(t *testing.T) {

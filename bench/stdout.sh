@@ -2,8 +2,8 @@
 # --stdout final throughput: the attempt that streams writes 1 GiB, which
 # retry holds in a private temporary file and writes out when no other
 # attempt starts. Against the same bytes through a pipe into cat, which
-# writes them to a file (the reference: what holding them costs at the
-# least), and, when BASE names a commit, against retry built at BASE
+# writes them to a file that is then removed (the reference: what holding
+# them costs at the least), and, when BASE names a commit, against retry built at BASE
 # (before retry held the output itself, the attempt wrote straight into
 # the file). Each retry case writes its output out twice: to /dev/null
 # (the attempt that streams alone: sendfile(2) makes that write-out cost
@@ -48,7 +48,8 @@ run() {
 }
 
 echo "$mib MiB written by the attempt, best of $runs, $(nproc) cores"
-run "cat (producer | cat >file)" /dev/null sh -c "$produce | cat >$work/held"
+# cat's file is removed in the timing too: retry's held file is.
+run "cat (producer | cat >file; rm file)" /dev/null sh -c "$produce | cat >$work/held; rm $work/held"
 for out in /dev/null "$work/out"; do
   to=${out/#$work/\$TMPDIR}
   run "retry --stdout final, out to $to" "$out" "$work/retry" -a 1 --stdout final -- sh -c "$produce"

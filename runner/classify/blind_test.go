@@ -80,7 +80,7 @@ func TestBlindSilentStream(t *testing.T) {
 }
 
 func TestReadsMessages(t *testing.T) {
-	for name, want := range map[string]bool{"curl": true, "git": true, "apt": true, "rsync": false, "tempfail": false} {
+	for name, want := range map[string]bool{"curl": true, "git": true, "apt": true, "rsync": true, "tempfail": false} {
 		p, err := LookupPreset(name)
 		if err != nil {
 			t.Fatal(err)

@@ -124,13 +124,11 @@ func Presets() []Preset {
 			{RetryIf, `ERROR (408|429|500|502|503|504)\b`, "server error response with a transient status (exit 8)", "wget(1) EXIT STATUS (8: server issued an error response); src/http.c \"%s ERROR %d: %s.\""},
 			{StopIf, `ERROR 4(0[0-79]|1[0-9]|2[0-8]|[3-9][0-9]): `, "any other 4xx: the request itself is wrong", `wget: src/http.c "%s ERROR %d: %s."`},
 		}, Blind: "wget -q prints nothing and -o FILE writes the messages to FILE: use -nv, which prints only the errors and one line per file", quiet: wgetQuiet},
-		{Name: "rsync", Summary: "rsync: socket, protocol and timeout failures", Rules: []PresetRule{
-			{RetryOn, "10,12,30,35", "socket I/O (10), protocol data stream (12), timeout in data send/receive (30), timeout waiting for daemon connection (35)", "rsync(1) EXIT VALUES"},
-		}, Blind: "reads exit codes only: -q hides nothing it needs"},
 		{Name: "tempfail", Summary: "programs that follow sysexits.h: only EX_TEMPFAIL is retried", Rules: []PresetRule{
 			{RetryOn, "75", "EX_TEMPFAIL: a temporary failure; the user is invited to retry", "sysexits.h(3head)"},
 		}, Blind: "reads exit codes only"},
 	}
+	ps = append(ps, deployPresets()...)
 	slices.SortFunc(ps, func(a, b Preset) int { return strings.Compare(a.Name, b.Name) })
 	return ps
 }

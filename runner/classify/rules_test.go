@@ -125,7 +125,7 @@ func TestParseStreams(t *testing.T) {
 
 func TestPresets(t *testing.T) {
 	ps := Presets()
-	for _, want := range []string{"curl", "git", "http", "apt", "ssh", "npm", "go", "docker", "kubectl"} {
+	for _, want := range []string{"curl", "git", "http", "apt", "ssh", "npm", "go", "docker", "kubectl", "terraform", "helm", "aws", "pip", "rsync", "psql", "mysql"} {
 		if _, err := LookupPreset(want); err != nil {
 			t.Errorf("preset %s: %v", want, err)
 		}
@@ -155,7 +155,7 @@ func TestPresets(t *testing.T) {
 			}
 		}
 	}
-	if _, err := LookupPreset("nope"); err == nil || err.Error() != `unknown preset "nope": want one of apt, curl, docker, git, go, http, kubectl, npm, rsync, ssh, tempfail, wget` {
+	if _, err := LookupPreset("nope"); err == nil || err.Error() != `unknown preset "nope": want one of apt, aws, curl, docker, git, go, helm, http, kubectl, mysql, npm, pip, psql, rsync, ssh, tempfail, terraform, wget` {
 		t.Errorf("LookupPreset(nope) error = %v", err)
 	}
 }

@@ -26,7 +26,8 @@ var update = flag.Bool("u", false, "update the scripts' golden files")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"retry": func() { os.Exit(cmd.Execute("v0.0.0-test", os.Args[1:])) },
+		"retry":     func() { os.Exit(cmd.Execute("v0.0.0-test", os.Args[1:])) },
+		"onattempt": onAttemptMain,
 	})
 }
 
@@ -41,12 +42,13 @@ func TestScripts(t *testing.T) {
 	maps.Copy(cmds, signalCmds())
 	maps.Copy(cmds, serverCmds())
 	cmds["redis-server"] = redisServer
+	maps.Copy(cmds, deployServerCmds())
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata",
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
 		Cmds:                cmds,
-		Condition:           condition,
+		Condition:           anyCondition(condition, deployCondition),
 		Setup: func(env *testscript.Env) error {
 			// Scripts must not inherit an enclosing retry's settings.
 			for _, name := range []string{"RETRY_DEPTH", "RETRY_DEADLINE", "RETRY_ATTEMPT", "RETRY_MAX_ATTEMPTS", "RETRY_IDEMPOTENCY_KEY", "RETRY_BUDGET_STORE"} {

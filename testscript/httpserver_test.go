@@ -16,17 +16,21 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
+	"sync"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// httpserver [-tls] ANSWER... serves HTTP on 127.0.0.1 for the rest of the
-// script, at $URL (with -tls, HTTPS with a throwaway certificate, written
-// to $WORK/cert.pem for the clients to trust): the first request gets the first answer, the next the
-// second, and the last one repeats. An answer is
+// httpserver [-tls] [-each] ANSWER... serves HTTP on 127.0.0.1 for the rest
+// of the script, at $URL (with -tls, HTTPS with a throwaway certificate,
+// written to $WORK/cert.pem for the clients to trust): the first request
+// gets the first answer, the next the second, and the last one repeats;
+// with -each, every path gets the answers in turn (a repository whose every
+// file fails once). An answer is
 //
 //	STATUS[:RETRY-AFTER]  that status (with a Retry-After header when given)
+//	STATUS[:RETRY-AFTER]=FILE  the same, with $WORK/FILE as the body (an
+//	                      error document, an API's answer)
 //	reset                 the connection reset, with no response
 //	close                 the connection closed, with no response
 //	hang                  no response until the script ends
@@ -35,22 +39,31 @@ import (
 //
 // Each request is logged in $WORK/requests.
 func httpserver(ts *testscript.TestScript, neg bool, args []string) {
-	tls := len(args) > 0 && args[0] == "-tls"
-	if tls {
+	var tls, each bool
+	for len(args) > 0 && (args[0] == "-tls" || args[0] == "-each") {
+		tls, each = tls || args[0] == "-tls", each || args[0] == "-each"
 		args = args[1:]
 	}
 	if neg || len(args) == 0 {
-		ts.Fatalf("usage: httpserver [-tls] answer...")
+		ts.Fatalf("usage: httpserver [-tls] [-each] answer...")
 	}
 	var answers []handler
 	for _, a := range args {
 		answers = append(answers, answer(ts, a))
 	}
-	var served atomic.Int64
+	var mu sync.Mutex
+	served := map[string]int{} // requests so far; per path with -each
 	requests := workPath(ts, "requests")
 	stop := make(chan struct{})
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n := int(served.Add(1))
+		key := ""
+		if each {
+			key = r.URL.Path
+		}
+		mu.Lock()
+		served[key]++
+		n := served[key]
+		mu.Unlock()
 		i := min(n, len(answers)) - 1
 		appendLine(requests, fmt.Sprintf("%s %s -> %s", r.Method, r.URL.Path, strings.Split(args[i], ":")[0]))
 		if args[i] == "hang" {
@@ -110,17 +123,31 @@ func answer(ts *testscript.TestScript, a string) handler {
 		h := http.FileServer(http.Dir(workPath(ts, "files")))
 		return func(w http.ResponseWriter, r *http.Request, _ int) { h.ServeHTTP(w, r) }
 	}
+	a, body, _ := strings.Cut(a, "=")
 	s, after, _ := strings.Cut(a, ":")
 	status, err := strconv.Atoi(s)
 	if err != nil {
 		ts.Fatalf("httpserver: bad answer %q", a)
 	}
+	if body != "" {
+		body = workPath(ts, body)
+	}
 	return func(w http.ResponseWriter, r *http.Request, n int) {
 		if after != "" {
 			w.Header().Set("Retry-After", after)
 		}
+		if body == "" {
+			w.WriteHeader(status)
+			fmt.Fprintf(w, "answer %d: %d\n", n, status)
+			return
+		}
+		b, err := os.ReadFile(body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
 		w.WriteHeader(status)
-		fmt.Fprintf(w, "answer %d: %d\n", n, status)
+		w.Write(b)
 	}
 }
 

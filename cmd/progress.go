@@ -132,6 +132,9 @@ func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 		attemptOf(a.Number, max), seconds(a.Duration), describe(a), a.Class, p.redactor.Reason(a.Reason))
 	if retrying {
 		text += "; next attempt in " + seconds(a.Delay)
+		if a.BackoffReset {
+			text += " (backoff reset)"
+		}
 	}
 	if a.Stopped != "" {
 		text += "; " + a.Stopped

@@ -39,6 +39,9 @@ type attemptReport struct {
 	Reason     string   `json:"reason"`
 	HintMS     *float64 `json:"hint_ms,omitempty"`
 	DelayMS    *float64 `json:"delay_ms,omitempty"`
+	// BackoffReset is present, true, when --reset-after started the
+	// backoff over after this attempt.
+	BackoffReset bool `json:"backoff_reset,omitempty"`
 }
 
 // newReport builds the report of res, the operation called name. command
@@ -66,12 +69,13 @@ func newReport(name string, command []string, res *runner.Result, code int, r re
 	for i := range res.Attempts {
 		a := &res.Attempts[i]
 		ar := attemptReport{
-			Attempt:    a.Number,
-			StartedAt:  a.Started.UTC().Format(runner.DeadlineLayout),
-			DurationMS: millis(a.Duration),
-			TimedOut:   a.TimedOut,
-			Class:      a.Class.String(),
-			Reason:     r.Reason(a.Reason),
+			Attempt:      a.Number,
+			StartedAt:    a.Started.UTC().Format(runner.DeadlineLayout),
+			DurationMS:   millis(a.Duration),
+			TimedOut:     a.TimedOut,
+			Class:        a.Class.String(),
+			Reason:       r.Reason(a.Reason),
+			BackoffReset: a.BackoffReset,
 		}
 		if a.Signal != 0 {
 			ar.Signal = proc.SignalName(a.Signal)

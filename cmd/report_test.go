@@ -31,6 +31,8 @@ func results() map[runner.Outcome]*runner.Result {
 	hinted := failed(2, 30*time.Second)
 	hinted.Hint, hinted.HasHint = 30*time.Second, true
 	last := func(a runner.Attempt) runner.Attempt { a.Delay, a.HasDelay = 0, false; return a }
+	reset := failed(2, time.Second)
+	reset.Duration, reset.BackoffReset = time.Hour, true
 	all := map[runner.Outcome]*runner.Result{
 		runner.Succeeded: {Outcome: runner.Succeeded, Started: t0, Elapsed: 1234500 * time.Microsecond, Attempts: []runner.Attempt{
 			failed(1, 631200*time.Microsecond), hinted,
@@ -40,7 +42,7 @@ func results() map[runner.Outcome]*runner.Result {
 			{Number: 1, Started: t0, Exit: exitcodes.Exit{StartErr: errors.New("not found"), ExitCode: 127}, Class: classify.Permanent, Reason: "cannot start: command not found"},
 		}},
 		runner.Exhausted: {Outcome: runner.Exhausted, Started: t0, Elapsed: 5200 * time.Millisecond, Attempts: []runner.Attempt{
-			failed(1, time.Second), failed(2, time.Second), last(failed(3, 0)),
+			failed(1, time.Second), reset, last(failed(3, 0)),
 		}},
 		runner.Deadline: {Outcome: runner.Deadline, Started: t0, Elapsed: 10 * time.Second, Deadline: t0.Add(10 * time.Second), Attempts: []runner.Attempt{
 			failed(1, 2*time.Second),

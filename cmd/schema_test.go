@@ -333,6 +333,7 @@ func TestSchemaValidator(t *testing.T) {
 		{"attempt number zero", func(r map[string]any) { attempt(r, 0)["attempt"] = json.Number("0") }, "$.attempts[0].attempt"},
 		{"attempt negative delay", func(r map[string]any) { attempt(r, 0)["delay_ms"] = json.Number("-1") }, "delay_ms"},
 		{"attempt extra field", func(r map[string]any) { attempt(r, 2)["stdout"] = "x" }, `"stdout" is not allowed`},
+		{"backoff reset false", func(r map[string]any) { attempt(r, 0)["backoff_reset"] = false }, "backoff_reset"},
 		{"signal name", func(r map[string]any) { attempt(r, 1)["signal"] = "killed" }, "signal"},
 	}
 	for _, tt := range tests {

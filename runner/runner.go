@@ -145,7 +145,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if len(cfg.Command) == 0 {
 		return nil, ErrNoCommand
 	}
-	if cfg.Backoff.Base <= 0 || cfg.Backoff.Cap < 0 {
+	if cfg.Backoff.Base <= 0 || cfg.Backoff.Cap < 0 || cfg.Backoff.ResetAfter < 0 {
 		return nil, backoff.ErrInvalid
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -231,6 +231,7 @@ func newRun(cfg Config, cancel context.CancelCauseFunc) *run {
 func (r *run) loop(ctx context.Context) *Result {
 	res := r.res
 	defer func() { res.Elapsed = r.clock.Now().Sub(res.Started) }()
+	retryIndex := 0 // of the next wait: 0 for the first retry, or after a reset
 	for n := 1; ; n++ {
 		release, outcome, err := r.admit(ctx, n)
 		if outcome == "" && err == nil && ctx.Err() != nil {
@@ -304,7 +305,11 @@ func (r *run) loop(ctx context.Context) *Result {
 			r.err = err
 			return res
 		}
-		delay, err := r.cfg.Backoff.Delay(n-1, r.rand)
+		if retryIndex > 0 && r.cfg.Backoff.Reset(a.Duration) {
+			retryIndex, a.BackoffReset = 0, true
+		}
+		delay, err := r.cfg.Backoff.Delay(retryIndex, r.rand)
+		retryIndex++
 		if err != nil {
 			// Run checked the policy; an error here is a bug.
 			panic(err)

@@ -34,6 +34,7 @@ type options struct {
 	nesting                                            nestingOptions
 	classify                                           classifyOptions
 	streams                                            streamOptions
+	hook                                               hookOptions
 	operate                                            operateOptions
 
 	signals *runner.SignalCatcher // started before the flags are parsed
@@ -64,6 +65,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	o.nesting.register(fs)
 	o.classify.register(fs)
 	o.streams.register(fs)
+	o.hook.register(fs)
 	o.operate.register(fs)
 	o.fs = fs
 }
@@ -117,6 +119,9 @@ func (o *options) config(command []string, now time.Time) (runner.Config, error)
 		cfg.Rand = rand.New(rand.NewPCG(seed, seed))
 	}
 	if err := o.streams.apply(&cfg); err != nil {
+		return cfg, err
+	}
+	if err := o.hook.apply(&cfg); err != nil {
 		return cfg, err
 	}
 	cfg.IdempotencyKey = o.idempotencyKey

@@ -33,6 +33,9 @@ func results() map[runner.Outcome]*runner.Result {
 	last := func(a runner.Attempt) runner.Attempt { a.Delay, a.HasDelay = 0, false; return a }
 	reset := failed(2, time.Second)
 	reset.Duration, reset.BackoffReset = time.Hour, true
+	reset.Hook = &runner.Hook{Duration: 50 * time.Millisecond, Exit: exitcodes.Exit{ExitCode: 3}}
+	hooked := failed(1, 2*time.Second)
+	hooked.Hook = &runner.Hook{Duration: 3 * time.Second, Exit: exitcodes.Exit{ExitCode: -1, Signal: syscall.SIGTERM, TimedOut: true}}
 	all := map[runner.Outcome]*runner.Result{
 		runner.Succeeded: {Outcome: runner.Succeeded, Started: t0, Elapsed: 1234500 * time.Microsecond, Attempts: []runner.Attempt{
 			failed(1, 631200*time.Microsecond), hinted,
@@ -45,7 +48,7 @@ func results() map[runner.Outcome]*runner.Result {
 			failed(1, time.Second), reset, last(failed(3, 0)),
 		}},
 		runner.Deadline: {Outcome: runner.Deadline, Started: t0, Elapsed: 10 * time.Second, Deadline: t0.Add(10 * time.Second), Attempts: []runner.Attempt{
-			failed(1, 2*time.Second),
+			hooked,
 			{Number: 2, Started: t0.Add(3 * time.Second), Duration: 7 * time.Second, Exit: exitcodes.Exit{ExitCode: -1, Signal: syscall.SIGTERM, TimedOut: true},
 				Class: classify.Ambiguous, Reason: "timed out: may have committed an effect"},
 		}},

@@ -87,6 +87,16 @@ type Config struct {
 	// an attempt that dies from SIGINT or SIGQUIT (Ctrl-C, Ctrl-\) there
 	// cancels the operation. The caller must ignore SIGTTOU.
 	Terminal *os.File
+	// OnRetry, when not empty, is a shell command (/bin/sh -c) run after
+	// each failed attempt that another attempt will follow, before the
+	// wait: in a process group of its own, with the null device as stdin
+	// and Stderr for its output, the failed attempt's RETRY_* environment
+	// plus RETRY_EXIT_CODE or RETRY_SIGNAL and RETRY_CLASS, bounded by the
+	// deadline as an attempt is. Attempt.Hook records it.
+	OnRetry string
+	// OnRetryStop: an OnRetry that fails ends the operation (outcome
+	// Permanent) instead of being recorded and passed over.
+	OnRetryStop bool
 	// Observer hears about each attempt as it starts and ends; optional.
 	// When it is also a Warner, it hears warnings too.
 	Observer Observer
@@ -332,6 +342,13 @@ func (r *run) loop(ctx context.Context) *Result {
 		if outcome == "" && !waitFits(r.clock.Now(), delay, r.cfg.Deadline) {
 			// Asking the budget took the time the wait needed.
 			outcome = Deadline
+		}
+		if outcome == "" && r.cfg.OnRetry != "" {
+			outcome = r.onRetry(ctx, a)
+			if outcome == "" && !waitFits(r.clock.Now(), delay, r.cfg.Deadline) {
+				// The hook took the time the wait needed.
+				outcome = Deadline
+			}
 		}
 		if outcome != "" {
 			res.Outcome = outcome

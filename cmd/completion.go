@@ -23,6 +23,8 @@ func completeFlagValues(root *cobra.Command) {
 		"on-retry-fail": {"continue", "stop"},
 		"summary":       {"auto", "text", "json", "none"},
 		"stdin":         {"replay", "inherit", "null"},
+		"stdout":        {"stream", "final"},
+		"stderr":        {"stream", "final"},
 	}
 	for name, values := range words {
 		if root.Flags().Lookup(name) == nil {

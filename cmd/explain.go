@@ -110,7 +110,7 @@ func (e *explainOptions) explain(args []string, stdout io.Writer) error {
 	}
 	// No stream of retry's is the attempts' here: the rules read what
 	// the flags say, whatever retry explain's own output is.
-	if cfg.Rules, err = o.classify.rules(nil, nil, false); err != nil {
+	if cfg.Rules, err = o.classify.rules(nil, nil, false, false); err != nil {
 		return err
 	}
 	rep, err := o.reporter(cfg.Command, io.Discard, os.Getenv)

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -219,7 +220,7 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	if cfg.Rules, err = o.classify.rules(stdout, stderr, cfg.StdoutMode == stdio.StdoutFinal); err != nil {
+	if cfg.Rules, err = o.classify.rules(stdout, stderr, cfg.StdoutMode == stdio.StdoutFinal, cfg.StderrMode == stdio.StdoutFinal); err != nil {
 		return err
 	}
 	cfg.Rules.CheckCommand(cfg.Command)
@@ -252,7 +253,11 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 			out.finish(res, cfg.Attempts, int(exitcodes.Failed))
 		}
 		if errors.Is(err, stdio.ErrOutputLost) {
-			return &usageError{msg: err.Error(), hint: "make room in $TMPDIR, or point TMPDIR at a larger file system; or run without --stdout final"}
+			flag := "--stdout final"
+			if strings.HasPrefix(err.Error(), "stderr: ") {
+				flag = "--stderr final"
+			}
+			return &usageError{msg: err.Error(), hint: "make room in $TMPDIR, or point TMPDIR at a larger file system; or run without " + flag}
 		}
 		return err
 	}

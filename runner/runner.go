@@ -69,6 +69,10 @@ type Config struct {
 	// written out. See runner/stdio.
 	StdinMode  stdio.StdinMode
 	StdoutMode stdio.StdoutMode
+	// StderrMode does for each attempt's stderr what StdoutMode does for
+	// its stdout; retry's own lines, and the OnRetry command's output, go
+	// to Stderr as they come whatever the mode.
+	StderrMode stdio.StdoutMode
 	// Signals delivers the signals retry receives (SignalCatcher.Signals):
 	// each is forwarded to the running attempt's process group; INT,
 	// TERM, HUP and QUIT also cancel (see Cancels), and a second INT or
@@ -161,7 +165,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	r := newRun(cfg, cancel)
-	streams, err := stdio.Open(stdio.Config{Stdin: r.cfg.Stdin, StdinMode: cfg.StdinMode, Stdout: r.cfg.Stdout, StdoutMode: cfg.StdoutMode})
+	streams, err := stdio.Open(stdio.Config{Stdin: r.cfg.Stdin, StdinMode: cfg.StdinMode, Stdout: r.cfg.Stdout, StdoutMode: cfg.StdoutMode, Stderr: r.cfg.Stderr, StderrMode: cfg.StderrMode})
 	if err != nil {
 		return nil, err
 	}

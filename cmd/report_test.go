@@ -125,12 +125,19 @@ func TestReportOfRealRuns(t *testing.T) {
 		outcome string
 		code    int
 		args    []string
+		has     []string // in the report's text
 	}{
-		{"succeeded", 0, []string{"-a", "3", "--delay", "1ms", "--", "sh", "-c", `echo x >>"$0"; [ $(wc -l <"$0") -ge 2 ]`, "{dir}/n"}},
-		{"permanent", 64, []string{"--", "sh", "-c", "exit 64"}},
-		{"permanent", 127, []string{"--", "no-such-command-anywhere"}},
-		{"exhausted", 1, []string{"-a", "2", "--delay", "1ms", "--", "sh", "-c", "exit 1"}},
-		{"deadline", 124, []string{"-a", "3", "-d", "100ms", "--kill-after", "50ms", "--", "sleep", "5"}},
+		{"succeeded", 0, []string{"-a", "3", "--delay", "1ms", "--", "sh", "-c", `echo x >>"$0"; [ $(wc -l <"$0") -ge 2 ]`, "{dir}/n"}, nil},
+		{"permanent", 64, []string{"--", "sh", "-c", "exit 64"}, nil},
+		{"permanent", 127, []string{"--", "no-such-command-anywhere"}, nil},
+		{"exhausted", 1, []string{"-a", "2", "--delay", "1ms", "--", "sh", "-c", "exit 1"}, nil},
+		{"deadline", 124, []string{"-a", "3", "-d", "100ms", "--kill-after", "50ms", "--", "sleep", "5"}, nil},
+		{"exhausted", 1, []string{"-a", "3", "--delay", "1ms", "--reset-after", "1ms", "--on-retry", "exit 3", "--", "sh", "-c", "sleep 0.01; exit 1"},
+			[]string{`"backoff_reset": true`, `"exit_code": 3,`}},
+		{"permanent", 1, []string{"-a", "3", "--delay", "1ms", "--on-retry", "kill $$", "--on-retry-fail", "stop", "--", "sh", "-c", "exit 1"},
+			[]string{`"signal": "SIGTERM",`}},
+		{"deadline", 124, []string{"-a", "3", "-d", "200ms", "--delay", "1ms", "--kill-after", "50ms", "--on-retry", "sleep 5", "--", "sh", "-c", "exit 1"},
+			[]string{`"timed_out": true`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.outcome, func(t *testing.T) {
@@ -150,6 +157,11 @@ func TestReportOfRealRuns(t *testing.T) {
 				t.Fatal(err)
 			}
 			rep := checkReport(t, schema, data)
+			for _, want := range tt.has {
+				if !strings.Contains(string(data), want) {
+					t.Errorf("the report lacks %s:\n%s", want, data)
+				}
+			}
 			if rep["outcome"] != tt.outcome || number(rep["exit_code"]) != float64(tt.code) {
 				t.Errorf("outcome %v, exit_code %v; want %s, %d", rep["outcome"], rep["exit_code"], tt.outcome, tt.code)
 			}

@@ -65,6 +65,8 @@ type explanation struct {
 	Delay       float64         `json:"delay_ms"`
 	MaxDelay    float64         `json:"max_delay_ms"`
 	Jitter      string          `json:"jitter"`
+	ResetAfter  *float64        `json:"reset_after_ms,omitempty"` // absent without --reset-after
+	OnRetry     *explainHook    `json:"on_retry,omitempty"`       // absent without --on-retry
 	Plan        []explainStep   `json:"plan"`
 	WaitsMaxMS  *float64        `json:"waits_max_ms,omitempty"`    // absent when unlimited
 	WaitsMedMS  *float64        `json:"waits_median_ms,omitempty"` // absent when unlimited
@@ -75,6 +77,12 @@ type explanation struct {
 	Notes       []string        `json:"notes,omitempty"`
 	Rules       []explainRule   `json:"rules"`
 	Result      *explainVerdict `json:"result,omitempty"`
+}
+
+// explainHook is the --on-retry command of the plan.
+type explainHook struct {
+	Command string `json:"command"` // with its secrets hidden
+	OnFail  string `json:"on_fail"` // continue or stop
 }
 
 // explainStep is a planStep in JSON.
@@ -194,6 +202,15 @@ func newExplanation(cfg runner.Config, now time.Time, rep *reporter) *explanatio
 		Delay:       millis(cfg.Backoff.Base),
 		MaxDelay:    millis(cfg.Backoff.Cap),
 		Jitter:      cfg.Backoff.Jitter.String(),
+	}
+	if cfg.Backoff.ResetAfter > 0 {
+		x.ResetAfter = ptr(millis(cfg.Backoff.ResetAfter))
+	}
+	if cfg.OnRetry != "" {
+		x.OnRetry = &explainHook{Command: rep.redactor.Args([]string{"/bin/sh", "-c", cfg.OnRetry})[2], OnFail: "continue"}
+		if cfg.OnRetryStop {
+			x.OnRetry.OnFail = "stop"
+		}
 	}
 	steps := planSteps(cfg.Backoff, cfg.Attempts)
 	for _, s := range steps {

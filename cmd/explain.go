@@ -42,6 +42,9 @@ would give such an attempt, from the same classification code.
 		Args:                  cobra.ArbitraryArgs,
 		DisableFlagsInUseLine: true,
 		RunE: func(c *cobra.Command, args []string) error {
+			if err := refuseEmpty(c.Flags()); err != nil {
+				return err
+			}
 			return e.explain(args, stdout)
 		},
 	}

@@ -11,21 +11,18 @@ import (
 
 // hookOptions are the flags of the command run between attempts.
 type hookOptions struct {
-	onRetry     givenString
-	onRetryFail string
+	onRetry, onRetryFail string
 }
 
 func (o *hookOptions) register(fs *pflag.FlagSet) {
-	fs.Var(&o.onRetry, "on-retry", "run `CMD` with /bin/sh -c after a failed attempt, before the wait, when another attempt will follow")
+	fs.StringVar(&o.onRetry, "on-retry", "", "run `CMD` with /bin/sh -c after a failed attempt, before the wait, when another attempt will follow")
 	fs.StringVar(&o.onRetryFail, "on-retry-fail", "continue", "what a failing --on-retry does, `MODE`: continue (say so and retry) or stop (give up)")
 }
 
-// apply checks the flags and sets them in cfg.
+// apply checks the flags and sets them in cfg. An empty --on-retry is
+// refused before (refuseEmpty): empty here means left out.
 func (o *hookOptions) apply(cfg *runner.Config) error {
-	if o.onRetry.given && o.onRetry.value == "" {
-		return usagef("leave --on-retry out to run nothing between attempts", "--on-retry: must not be empty")
-	}
-	cfg.OnRetry = o.onRetry.value
+	cfg.OnRetry = o.onRetry
 	switch o.onRetryFail {
 	case "continue":
 	case "stop":

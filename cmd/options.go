@@ -26,7 +26,7 @@ import (
 type options struct {
 	attempts, deadline, timeout, killAfter, stopSignal string
 	delay, maxDelay, jitter, seed                      string
-	resetAfter                                         givenString
+	resetAfter                                         string
 	idempotencyKey                                     string
 	quiet                                              bool
 	summaryFile, summary                               string
@@ -56,7 +56,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.maxDelay, "max-delay", "30s", "cap the backoff at `DUR`; 0 means no wait")
 	fs.StringVar(&o.jitter, "jitter", "full", "randomness of the waits, `MODE`: full, equal or none")
 	fs.StringVar(&o.seed, "seed", "", "seed the random waits with `N`, to reproduce a schedule")
-	fs.Var(&o.resetAfter, "reset-after", "start the backoff over after an attempt that ran at least `DUR` before it failed")
+	fs.StringVar(&o.resetAfter, "reset-after", "", "start the backoff over after an attempt that ran at least `DUR` before it failed")
 	fs.StringVar(&o.idempotencyKey, "idempotency-key", "", "pass `KEY` to every attempt as RETRY_IDEMPOTENCY_KEY (default: a random UUID)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no progress lines and no auto summary")
 	fs.StringVar(&o.summary, "summary", "auto", "print the summary on stderr in `MODE`: auto (one line after a retry or a failure), text, json or none")
@@ -161,44 +161,18 @@ func parseDuration(flag, s string) (time.Duration, error) {
 	return d, nil
 }
 
-// parseResetAfter reads --reset-after: absent means never; given, it
-// must be a duration greater than 0.
-func parseResetAfter(v givenString) (time.Duration, error) {
-	if !v.given {
-		return 0, nil
-	}
-	if v.value == "" {
-		return 0, usagef("leave --reset-after out for a backoff that never starts over", "--reset-after: must not be empty")
-	}
-	d, err := parseDuration("--reset-after", v.value)
+// parseResetAfter reads --reset-after: left out (empty) means never;
+// given, it must be a duration greater than 0.
+func parseResetAfter(s string) (time.Duration, error) {
+	d, err := parseDuration("--reset-after", s)
 	if err != nil {
 		return 0, err
 	}
-	if d <= 0 {
-		return 0, usagef("leave --reset-after out for a backoff that never starts over", "--reset-after: must be greater than 0, got %q", v.value)
+	if s != "" && d <= 0 {
+		return 0, usagef("leave --reset-after out for a backoff that never starts over", "--reset-after: must be greater than 0, got %q", s)
 	}
 	return d, nil
 }
-
-// givenString is a string flag that remembers whether it was given, so
-// that an empty value (a script's unset variable) is told from an absent
-// flag and refused.
-type givenString struct {
-	value string
-	given bool
-}
-
-// Set records the flag's value.
-func (g *givenString) Set(s string) error {
-	g.value, g.given = s, true
-	return nil
-}
-
-// String returns the value.
-func (g *givenString) String() string { return g.value }
-
-// Type names the value's type in the help, as for any string flag.
-func (g *givenString) Type() string { return "string" }
 
 // parseSignal reads a signal flag value.
 func parseSignal(flag, s string) (syscall.Signal, error) {

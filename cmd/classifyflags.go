@@ -41,7 +41,7 @@ func (c *classifyOptions) register(fs *pflag.FlagSet) {
 // the attempts' stdout streams (not held: stdoutHeld false) to the same
 // file or pipe as stderr (`>log 2>&1`), so that their lines stay in the
 // order the command wrote them.
-func (c *classifyOptions) rules(stdout, stderr io.Writer, stdoutHeld bool) (*classify.Rules, error) {
+func (c *classifyOptions) rules(stdout, stderr io.Writer, stdoutHeld, stderrHeld bool) (*classify.Rules, error) {
 	r := &classify.Rules{}
 	for _, s := range c.stopOn {
 		codes, err := classify.ParseCodes(s)
@@ -119,10 +119,11 @@ func (c *classifyOptions) rules(stdout, stderr io.Writer, stdoutHeld bool) (*cla
 		// streams that are not terminals, and leave terminals alone. A
 		// stream read through a pipe reaches its destination a little
 		// after the other, which the command writes to directly: when
-		// both go to the same place, read neither.
-		shared := !stdoutHeld && sameDestination(stdout, stderr)
-		out := r.Match.Stdout() && !isDevice(stdout) && !shared
-		err := r.Match.Stderr() && !isDevice(stderr) && !shared
+		// both go to the same place, read neither. A held stream reaches
+		// its destination only at the end: it is read whatever that is.
+		shared := !stdoutHeld && !stderrHeld && sameDestination(stdout, stderr)
+		out := r.Match.Stdout() && (stdoutHeld || !isDevice(stdout)) && !shared
+		err := r.Match.Stderr() && (stderrHeld || !isDevice(stderr)) && !shared
 		switch {
 		case out && err:
 		case out:

@@ -49,19 +49,22 @@ func TestDefaultHintLeavesTerminals(t *testing.T) {
 		name           string
 		opts           classifyOptions
 		stdout, stderr *os.File
+		stderrHeld     bool
 		hints          bool
 		match          classify.Streams
 	}{
-		{"stderr a file", classifyOptions{match: "stderr"}, tty, file, true, classify.MatchStderr},
-		{"stderr a terminal", classifyOptions{match: "stderr"}, file, tty, false, classify.MatchStderr},
-		{"both, stdout a terminal", classifyOptions{match: "both"}, tty, file, true, classify.MatchStderr},
-		{"both, stderr a terminal", classifyOptions{match: "both"}, file, tty, true, classify.MatchStdout},
-		{"a rule reads a terminal anyway", classifyOptions{match: "stderr", retryIf: []string{"x"}}, file, tty, true, classify.MatchStderr},
-		{"--hint-pattern reads a terminal anyway", classifyOptions{match: "stderr", hintPattern: "(x)"}, file, tty, true, classify.MatchStderr},
+		{"stderr a file", classifyOptions{match: "stderr"}, tty, file, false, true, classify.MatchStderr},
+		{"stderr a terminal", classifyOptions{match: "stderr"}, file, tty, false, false, classify.MatchStderr},
+		{"stderr a terminal, held by --stderr final", classifyOptions{match: "stderr"}, file, tty, true, true, classify.MatchStderr},
+		{"stdout and stderr one file, stderr held", classifyOptions{match: "stderr"}, file, file, true, true, classify.MatchStderr},
+		{"both, stdout a terminal", classifyOptions{match: "both"}, tty, file, false, true, classify.MatchStderr},
+		{"both, stderr a terminal", classifyOptions{match: "both"}, file, tty, false, true, classify.MatchStdout},
+		{"a rule reads a terminal anyway", classifyOptions{match: "stderr", retryIf: []string{"x"}}, file, tty, false, true, classify.MatchStderr},
+		{"--hint-pattern reads a terminal anyway", classifyOptions{match: "stderr", hintPattern: "(x)"}, file, tty, false, true, classify.MatchStderr},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.opts.maxHint, tc.opts.onAmbiguous = "5m", "retry"
-			r, err := tc.opts.rules(tc.stdout, tc.stderr, false)
+			r, err := tc.opts.rules(tc.stdout, tc.stderr, false, tc.stderrHeld)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -17,11 +17,14 @@ import (
 // entry may come before its flag.
 func completeFlagValues(root *cobra.Command) {
 	words := map[string][]string{
-		"jitter":       {"full", "equal", "none"},
-		"match":        {"stderr", "stdout", "both"},
-		"on-ambiguous": {"retry", "stop"},
-		"summary":      {"auto", "text", "json", "none"},
-		"stdin":        {"replay", "inherit", "null"},
+		"jitter":        {"full", "equal", "none"},
+		"match":         {"stderr", "stdout", "both"},
+		"on-ambiguous":  {"retry", "stop"},
+		"on-retry-fail": {"continue", "stop"},
+		"summary":       {"auto", "text", "json", "none"},
+		"stdin":         {"replay", "inherit", "null"},
+		"stdout":        {"stream", "final"},
+		"stderr":        {"stream", "final"},
 	}
 	for name, values := range words {
 		if root.Flags().Lookup(name) == nil {

@@ -42,6 +42,9 @@ would give such an attempt, from the same classification code.
 		Args:                  cobra.ArbitraryArgs,
 		DisableFlagsInUseLine: true,
 		RunE: func(c *cobra.Command, args []string) error {
+			if err := refuseEmpty(c.Flags()); err != nil {
+				return err
+			}
 			return e.explain(args, stdout)
 		},
 	}
@@ -65,6 +68,8 @@ type explanation struct {
 	Delay       float64         `json:"delay_ms"`
 	MaxDelay    float64         `json:"max_delay_ms"`
 	Jitter      string          `json:"jitter"`
+	ResetAfter  *float64        `json:"reset_after_ms,omitempty"` // absent without --reset-after
+	OnRetry     *explainHook    `json:"on_retry,omitempty"`       // absent without --on-retry
 	Plan        []explainStep   `json:"plan"`
 	WaitsMaxMS  *float64        `json:"waits_max_ms,omitempty"`    // absent when unlimited
 	WaitsMedMS  *float64        `json:"waits_median_ms,omitempty"` // absent when unlimited
@@ -75,6 +80,12 @@ type explanation struct {
 	Notes       []string        `json:"notes,omitempty"`
 	Rules       []explainRule   `json:"rules"`
 	Result      *explainVerdict `json:"result,omitempty"`
+}
+
+// explainHook is the --on-retry command of the plan.
+type explainHook struct {
+	Command string `json:"command"` // with its secrets hidden
+	OnFail  string `json:"on_fail"` // continue or stop
 }
 
 // explainStep is a planStep in JSON.
@@ -110,7 +121,7 @@ func (e *explainOptions) explain(args []string, stdout io.Writer) error {
 	}
 	// No stream of retry's is the attempts' here: the rules read what
 	// the flags say, whatever retry explain's own output is.
-	if cfg.Rules, err = o.classify.rules(nil, nil, false); err != nil {
+	if cfg.Rules, err = o.classify.rules(nil, nil, false, false); err != nil {
 		return err
 	}
 	rep, err := o.reporter(cfg.Command, io.Discard, os.Getenv)
@@ -194,6 +205,15 @@ func newExplanation(cfg runner.Config, now time.Time, rep *reporter) *explanatio
 		Delay:       millis(cfg.Backoff.Base),
 		MaxDelay:    millis(cfg.Backoff.Cap),
 		Jitter:      cfg.Backoff.Jitter.String(),
+	}
+	if cfg.Backoff.ResetAfter > 0 {
+		x.ResetAfter = ptr(millis(cfg.Backoff.ResetAfter))
+	}
+	if cfg.OnRetry != "" {
+		x.OnRetry = &explainHook{Command: rep.redactor.Args([]string{"/bin/sh", "-c", cfg.OnRetry})[2], OnFail: "continue"}
+		if cfg.OnRetryStop {
+			x.OnRetry.OnFail = "stop"
+		}
 	}
 	steps := planSteps(cfg.Backoff, cfg.Attempts)
 	for _, s := range steps {

@@ -141,6 +141,16 @@ func (x *explanation) text(r *classify.Rules) string {
 			fmt.Fprintf(&b, "  %s, then a wait of %s to %s%s\n", which, ms(*s.WaitMinMS), ms(*s.WaitMaxMS), each)
 		}
 	}
+	if x.ResetAfter != nil {
+		fmt.Fprintf(&b, "backoff reset: an attempt that runs at least %s before it fails (--reset-after) starts the waits over from the first one's; the bounds above are the longest\n", ms(*x.ResetAfter))
+	}
+	if h := x.OnRetry; h != nil {
+		then := "its failure is said and passed over (--on-retry-fail continue)"
+		if h.OnFail == "stop" {
+			then = "its failure ends the operation, outcome permanent (--on-retry-fail stop)"
+		}
+		fmt.Fprintf(&b, "between attempts: /bin/sh -c %s (--on-retry) after each failed attempt that another follows, before the wait, bounded by the deadline; %s; its time is not in the totals below\n", shellQuote([]string{h.Command}), then)
+	}
 	if x.TimeoutMS != nil {
 		fmt.Fprintf(&b, "each attempt: at most %s (--timeout), then the stop signal, and SIGKILL %s later if it is still running\n", ms(*x.TimeoutMS), ms(x.KillAfterMS))
 	} else {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -25,6 +26,7 @@ import (
 type options struct {
 	attempts, deadline, timeout, killAfter, stopSignal string
 	delay, maxDelay, jitter, seed                      string
+	resetAfter                                         string
 	idempotencyKey                                     string
 	quiet                                              bool
 	summaryFile, summary                               string
@@ -33,6 +35,7 @@ type options struct {
 	nesting                                            nestingOptions
 	classify                                           classifyOptions
 	streams                                            streamOptions
+	hook                                               hookOptions
 	operate                                            operateOptions
 
 	signals *runner.SignalCatcher // started before the flags are parsed
@@ -53,6 +56,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.maxDelay, "max-delay", "30s", "cap the backoff at `DUR`; 0 means no wait")
 	fs.StringVar(&o.jitter, "jitter", "full", "randomness of the waits, `MODE`: full, equal or none")
 	fs.StringVar(&o.seed, "seed", "", "seed the random waits with `N`, to reproduce a schedule")
+	fs.StringVar(&o.resetAfter, "reset-after", "", "start the backoff over after an attempt that ran at least `DUR` before it failed")
 	fs.StringVar(&o.idempotencyKey, "idempotency-key", "", "pass `KEY` to every attempt as RETRY_IDEMPOTENCY_KEY (default: a random UUID)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no progress lines and no auto summary")
 	fs.StringVar(&o.summary, "summary", "auto", "print the summary on stderr in `MODE`: auto (one line after a retry or a failure), text, json or none")
@@ -62,6 +66,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	o.nesting.register(fs)
 	o.classify.register(fs)
 	o.streams.register(fs)
+	o.hook.register(fs)
 	o.operate.register(fs)
 	o.fs = fs
 }
@@ -104,6 +109,9 @@ func (o *options) config(command []string, now time.Time) (runner.Config, error)
 	if cfg.Backoff.Jitter, err = backoff.ParseJitter(o.jitter); err != nil {
 		return cfg, usagef("", "--jitter: %s", err)
 	}
+	if cfg.Backoff.ResetAfter, err = parseResetAfter(o.resetAfter); err != nil {
+		return cfg, err
+	}
 	if o.seed != "" {
 		seed, err := strconv.ParseUint(o.seed, 10, 64)
 		if err != nil {
@@ -112,6 +120,9 @@ func (o *options) config(command []string, now time.Time) (runner.Config, error)
 		cfg.Rand = rand.New(rand.NewPCG(seed, seed))
 	}
 	if err := o.streams.apply(&cfg); err != nil {
+		return cfg, err
+	}
+	if err := o.hook.apply(&cfg); err != nil {
 		return cfg, err
 	}
 	cfg.IdempotencyKey = o.idempotencyKey
@@ -150,6 +161,19 @@ func parseDuration(flag, s string) (time.Duration, error) {
 	return d, nil
 }
 
+// parseResetAfter reads --reset-after: left out (empty) means never;
+// given, it must be a duration greater than 0.
+func parseResetAfter(s string) (time.Duration, error) {
+	d, err := parseDuration("--reset-after", s)
+	if err != nil {
+		return 0, err
+	}
+	if s != "" && d <= 0 {
+		return 0, usagef("leave --reset-after out for a backoff that never starts over", "--reset-after: must be greater than 0, got %q", s)
+	}
+	return d, nil
+}
+
 // parseSignal reads a signal flag value.
 func parseSignal(flag, s string) (syscall.Signal, error) {
 	sig, err := proc.ParseSignal(s)
@@ -170,7 +194,7 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	if cfg.Rules, err = o.classify.rules(stdout, stderr, cfg.StdoutMode == stdio.StdoutFinal); err != nil {
+	if cfg.Rules, err = o.classify.rules(stdout, stderr, cfg.StdoutMode == stdio.StdoutFinal, cfg.StderrMode == stdio.StdoutFinal); err != nil {
 		return err
 	}
 	cfg.Rules.CheckCommand(cfg.Command)
@@ -203,7 +227,11 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 			out.finish(res, cfg.Attempts, int(exitcodes.Failed))
 		}
 		if errors.Is(err, stdio.ErrOutputLost) {
-			return &usageError{msg: err.Error(), hint: "make room in $TMPDIR, or point TMPDIR at a larger file system; or run without --stdout final"}
+			flag := "--stdout final"
+			if strings.HasPrefix(err.Error(), "stderr: ") {
+				flag = "--stderr final"
+			}
+			return &usageError{msg: err.Error(), hint: "make room in $TMPDIR, or point TMPDIR at a larger file system; or run without " + flag}
 		}
 		return err
 	}

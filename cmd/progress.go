@@ -130,8 +130,14 @@ func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 	}
 	text := fmt.Sprintf("attempt %s failed after %s: %s (%s: %s)",
 		attemptOf(a.Number, max), seconds(a.Duration), describe(a), a.Class, p.redactor.Reason(a.Reason))
+	if a.Hook != nil {
+		text += "; " + p.redactor.Reason(describeHook(a.Hook))
+	}
 	if retrying {
 		text += "; next attempt in " + seconds(a.Delay)
+		if a.BackoffReset {
+			text += " (backoff reset)"
+		}
 	}
 	if a.Stopped != "" {
 		text += "; " + a.Stopped

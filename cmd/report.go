@@ -38,7 +38,30 @@ type attemptReport struct {
 	Class      string   `json:"class"`
 	Reason     string   `json:"reason"`
 	HintMS     *float64 `json:"hint_ms,omitempty"`
-	DelayMS    *float64 `json:"delay_ms,omitempty"`
+	// OnRetry is how the --on-retry command run after it ended.
+	OnRetry *hookReport `json:"on_retry,omitempty"`
+	DelayMS *float64    `json:"delay_ms,omitempty"`
+	// BackoffReset is present, true, when --reset-after started the
+	// backoff over after this attempt.
+	BackoffReset bool `json:"backoff_reset,omitempty"`
+}
+
+// hookReport is one run of the --on-retry command in the JSON report.
+type hookReport struct {
+	DurationMS float64 `json:"duration_ms"`
+	ExitCode   *int    `json:"exit_code,omitempty"`
+	Signal     string  `json:"signal,omitempty"`
+	TimedOut   bool    `json:"timed_out"`
+}
+
+func newHookReport(h *runner.Hook) *hookReport {
+	hr := &hookReport{DurationMS: millis(h.Duration), TimedOut: h.TimedOut}
+	if h.Signal != 0 {
+		hr.Signal = proc.SignalName(h.Signal)
+	} else {
+		hr.ExitCode = ptr(h.ExitCode)
+	}
+	return hr
 }
 
 // newReport builds the report of res, the operation called name. command
@@ -66,12 +89,13 @@ func newReport(name string, command []string, res *runner.Result, code int, r re
 	for i := range res.Attempts {
 		a := &res.Attempts[i]
 		ar := attemptReport{
-			Attempt:    a.Number,
-			StartedAt:  a.Started.UTC().Format(runner.DeadlineLayout),
-			DurationMS: millis(a.Duration),
-			TimedOut:   a.TimedOut,
-			Class:      a.Class.String(),
-			Reason:     r.Reason(a.Reason),
+			Attempt:      a.Number,
+			StartedAt:    a.Started.UTC().Format(runner.DeadlineLayout),
+			DurationMS:   millis(a.Duration),
+			TimedOut:     a.TimedOut,
+			Class:        a.Class.String(),
+			Reason:       r.Reason(a.Reason),
+			BackoffReset: a.BackoffReset,
 		}
 		if a.Signal != 0 {
 			ar.Signal = proc.SignalName(a.Signal)
@@ -80,6 +104,9 @@ func newReport(name string, command []string, res *runner.Result, code int, r re
 		}
 		if a.HasHint {
 			ar.HintMS = ptr(millis(a.Hint))
+		}
+		if a.Hook != nil {
+			ar.OnRetry = newHookReport(a.Hook)
 		}
 		if a.HasDelay {
 			ar.DelayMS = ptr(millis(a.Delay))

@@ -31,6 +31,11 @@ func results() map[runner.Outcome]*runner.Result {
 	hinted := failed(2, 30*time.Second)
 	hinted.Hint, hinted.HasHint = 30*time.Second, true
 	last := func(a runner.Attempt) runner.Attempt { a.Delay, a.HasDelay = 0, false; return a }
+	reset := failed(2, time.Second)
+	reset.Duration, reset.BackoffReset = time.Hour, true
+	reset.Hook = &runner.Hook{Duration: 50 * time.Millisecond, Exit: exitcodes.Exit{ExitCode: 3}}
+	hooked := failed(1, 2*time.Second)
+	hooked.Hook = &runner.Hook{Duration: 3 * time.Second, Exit: exitcodes.Exit{ExitCode: -1, Signal: syscall.SIGTERM, TimedOut: true}}
 	all := map[runner.Outcome]*runner.Result{
 		runner.Succeeded: {Outcome: runner.Succeeded, Started: t0, Elapsed: 1234500 * time.Microsecond, Attempts: []runner.Attempt{
 			failed(1, 631200*time.Microsecond), hinted,
@@ -40,10 +45,10 @@ func results() map[runner.Outcome]*runner.Result {
 			{Number: 1, Started: t0, Exit: exitcodes.Exit{StartErr: errors.New("not found"), ExitCode: 127}, Class: classify.Permanent, Reason: "cannot start: command not found"},
 		}},
 		runner.Exhausted: {Outcome: runner.Exhausted, Started: t0, Elapsed: 5200 * time.Millisecond, Attempts: []runner.Attempt{
-			failed(1, time.Second), failed(2, time.Second), last(failed(3, 0)),
+			failed(1, time.Second), reset, last(failed(3, 0)),
 		}},
 		runner.Deadline: {Outcome: runner.Deadline, Started: t0, Elapsed: 10 * time.Second, Deadline: t0.Add(10 * time.Second), Attempts: []runner.Attempt{
-			failed(1, 2*time.Second),
+			hooked,
 			{Number: 2, Started: t0.Add(3 * time.Second), Duration: 7 * time.Second, Exit: exitcodes.Exit{ExitCode: -1, Signal: syscall.SIGTERM, TimedOut: true},
 				Class: classify.Ambiguous, Reason: "timed out: may have committed an effect"},
 		}},
@@ -120,12 +125,19 @@ func TestReportOfRealRuns(t *testing.T) {
 		outcome string
 		code    int
 		args    []string
+		has     []string // in the report's text
 	}{
-		{"succeeded", 0, []string{"-a", "3", "--delay", "1ms", "--", "sh", "-c", `echo x >>"$0"; [ $(wc -l <"$0") -ge 2 ]`, "{dir}/n"}},
-		{"permanent", 64, []string{"--", "sh", "-c", "exit 64"}},
-		{"permanent", 127, []string{"--", "no-such-command-anywhere"}},
-		{"exhausted", 1, []string{"-a", "2", "--delay", "1ms", "--", "sh", "-c", "exit 1"}},
-		{"deadline", 124, []string{"-a", "3", "-d", "100ms", "--kill-after", "50ms", "--", "sleep", "5"}},
+		{"succeeded", 0, []string{"-a", "3", "--delay", "1ms", "--", "sh", "-c", `echo x >>"$0"; [ $(wc -l <"$0") -ge 2 ]`, "{dir}/n"}, nil},
+		{"permanent", 64, []string{"--", "sh", "-c", "exit 64"}, nil},
+		{"permanent", 127, []string{"--", "no-such-command-anywhere"}, nil},
+		{"exhausted", 1, []string{"-a", "2", "--delay", "1ms", "--", "sh", "-c", "exit 1"}, nil},
+		{"deadline", 124, []string{"-a", "3", "-d", "100ms", "--kill-after", "50ms", "--", "sleep", "5"}, nil},
+		{"exhausted", 1, []string{"-a", "3", "--delay", "1ms", "--reset-after", "1ms", "--on-retry", "exit 3", "--", "sh", "-c", "sleep 0.01; exit 1"},
+			[]string{`"backoff_reset": true`, `"exit_code": 3,`}},
+		{"permanent", 1, []string{"-a", "3", "--delay", "1ms", "--on-retry", "kill $$", "--on-retry-fail", "stop", "--", "sh", "-c", "exit 1"},
+			[]string{`"signal": "SIGTERM",`}},
+		{"deadline", 124, []string{"-a", "3", "-d", "200ms", "--delay", "1ms", "--kill-after", "50ms", "--on-retry", "sleep 5", "--", "sh", "-c", "exit 1"},
+			[]string{`"timed_out": true`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.outcome, func(t *testing.T) {
@@ -145,6 +157,11 @@ func TestReportOfRealRuns(t *testing.T) {
 				t.Fatal(err)
 			}
 			rep := checkReport(t, schema, data)
+			for _, want := range tt.has {
+				if !strings.Contains(string(data), want) {
+					t.Errorf("the report lacks %s:\n%s", want, data)
+				}
+			}
 			if rep["outcome"] != tt.outcome || number(rep["exit_code"]) != float64(tt.code) {
 				t.Errorf("outcome %v, exit_code %v; want %s, %d", rep["outcome"], rep["exit_code"], tt.outcome, tt.code)
 			}

@@ -333,6 +333,13 @@ func TestSchemaValidator(t *testing.T) {
 		{"attempt number zero", func(r map[string]any) { attempt(r, 0)["attempt"] = json.Number("0") }, "$.attempts[0].attempt"},
 		{"attempt negative delay", func(r map[string]any) { attempt(r, 0)["delay_ms"] = json.Number("-1") }, "delay_ms"},
 		{"attempt extra field", func(r map[string]any) { attempt(r, 2)["stdout"] = "x" }, `"stdout" is not allowed`},
+		{"backoff reset false", func(r map[string]any) { attempt(r, 0)["backoff_reset"] = false }, "backoff_reset"},
+		{"on_retry without status", func(r map[string]any) {
+			attempt(r, 0)["on_retry"] = map[string]any{"duration_ms": json.Number("1"), "timed_out": false}
+		}, "oneOf"},
+		{"on_retry extra field", func(r map[string]any) {
+			attempt(r, 0)["on_retry"] = map[string]any{"duration_ms": json.Number("1"), "timed_out": false, "exit_code": json.Number("0"), "output": "x"}
+		}, `"output" is not allowed`},
 		{"signal name", func(r map[string]any) { attempt(r, 1)["signal"] = "killed" }, "signal"},
 	}
 	for _, tt := range tests {

@@ -9,15 +9,16 @@ import (
 	"github.com/b0a38808/retry/runner/stdio"
 )
 
-// streamOptions are the flags that say how stdin and stdout behave across
-// attempts.
+// streamOptions are the flags that say how stdin, stdout and stderr
+// behave across attempts.
 type streamOptions struct {
-	stdin, stdout string
+	stdin, stdout, stderr string
 }
 
 func (o *streamOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.stdin, "stdin", "replay", "what each attempt reads, `MODE`: replay (the same bytes from the start; a terminal is never replayed), inherit or null")
 	fs.StringVar(&o.stdout, "stdout", "stream", "how each attempt's stdout goes out, `MODE`: stream passes it through; final writes only the last attempt's")
+	fs.StringVar(&o.stderr, "stderr", "stream", "how each attempt's stderr goes out, `MODE`: stream passes it through; final writes only the last attempt's (retry's own lines still come as they happen)")
 }
 
 // apply checks the flags and sets them in cfg.
@@ -28,6 +29,9 @@ func (o *streamOptions) apply(cfg *runner.Config) error {
 	}
 	if cfg.StdoutMode, err = stdio.ParseStdoutMode(o.stdout); err != nil {
 		return usagef("", "--stdout: %s", err)
+	}
+	if cfg.StderrMode, err = stdio.ParseStdoutMode(o.stderr); err != nil {
+		return usagef("", "--stderr: %s", err)
 	}
 	return nil
 }

@@ -30,7 +30,7 @@ const watchdogAfter = 2 * time.Millisecond
 func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std stdio.Attempt) (out classify.Output, held bool) {
 	cmd := exec.Command(r.cfg.Command[0], r.cfg.Command[1:]...)
 	cmd.Env = r.env.forAttempt(a.Number)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = std.Stdin, std.Stdout, r.cfg.Stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = std.Stdin, std.Stdout, std.Stderr
 	output, err := r.tapOutput(cmd)
 	if err != nil {
 		a.Started = r.clock.Now()

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/b0a38808/retry/runner/proc"
 )
 
 // The variables each attempt finds in its environment.
@@ -16,6 +18,15 @@ const (
 	EnvIdempotencyKey = "RETRY_IDEMPOTENCY_KEY"
 	EnvDeadline       = "RETRY_DEADLINE"
 	EnvDepth          = "RETRY_DEPTH"
+)
+
+// The variables the --on-retry command finds too: how the attempt before
+// it ended (RETRY_EXIT_CODE, or RETRY_SIGNAL when it died from a signal)
+// and its class.
+const (
+	EnvExitCode = "RETRY_EXIT_CODE"
+	EnvSignal   = "RETRY_SIGNAL"
+	EnvClass    = "RETRY_CLASS"
 )
 
 // DeadlineLayout formats RETRY_DEADLINE: RFC 3339 in UTC with
@@ -33,7 +44,7 @@ func newEnvironment(base []string, attempts int, key string, deadline time.Time,
 	for _, kv := range base {
 		name, _, _ := strings.Cut(kv, "=")
 		switch name {
-		case EnvAttempt, EnvMaxAttempts, EnvIdempotencyKey, EnvDeadline, EnvDepth:
+		case EnvAttempt, EnvMaxAttempts, EnvIdempotencyKey, EnvDeadline, EnvDepth, EnvExitCode, EnvSignal, EnvClass:
 			continue
 		}
 		fixed = append(fixed, kv)
@@ -137,6 +148,16 @@ func (e environment) forAttempt(n int) []string {
 	env := make([]string, len(e.fixed), len(e.fixed)+1)
 	copy(env, e.fixed)
 	return append(env, EnvAttempt+"="+strconv.Itoa(n))
+}
+
+// forHook returns the environment of the --on-retry command run after
+// the failed attempt a: a's own, and how a ended.
+func (e environment) forHook(a *Attempt) []string {
+	env := append(e.forAttempt(a.Number), EnvClass+"="+a.Class.String())
+	if a.Signal != 0 {
+		return append(env, EnvSignal+"="+proc.SignalName(a.Signal))
+	}
+	return append(env, EnvExitCode+"="+strconv.Itoa(a.ExitCode))
 }
 
 // newUUID returns a random (version 4) UUID. Its bits come from

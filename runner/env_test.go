@@ -3,7 +3,11 @@ package runner
 import (
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/b0a38808/retry/exitcodes"
+	"github.com/b0a38808/retry/runner/classify"
 )
 
 func TestCMessages(t *testing.T) {
@@ -25,5 +29,43 @@ func TestCMessages(t *testing.T) {
 		if want := strings.Fields(tc.want); !slices.Equal(got, want) {
 			t.Errorf("%s: cMessages(%s) = %q, want %q", tc.name, tc.env, got, want)
 		}
+	}
+}
+
+func TestHookEnvironment(t *testing.T) {
+	// An enclosing retry's hook variables are not inherited.
+	base := []string{"PATH=/bin", "RETRY_EXIT_CODE=9", "RETRY_SIGNAL=SIGHUP", "RETRY_CLASS=permanent"}
+	env := newEnvironment(base, 3, "k", t0, 1)
+	for _, tc := range []struct {
+		name       string
+		a          Attempt
+		want, gone []string
+	}{
+		{"exited", Attempt{Number: 2, Exit: exitcodes.Exit{ExitCode: 75}, Class: classify.Retryable},
+			[]string{"RETRY_ATTEMPT=2", "RETRY_EXIT_CODE=75", "RETRY_CLASS=retryable", "RETRY_MAX_ATTEMPTS=3", "RETRY_IDEMPOTENCY_KEY=k", "RETRY_DEPTH=1", "PATH=/bin"},
+			[]string{"RETRY_SIGNAL="}},
+		{"killed", Attempt{Number: 1, Exit: exitcodes.Exit{ExitCode: -1, Signal: syscall.SIGKILL}, Class: classify.Ambiguous},
+			[]string{"RETRY_ATTEMPT=1", "RETRY_SIGNAL=SIGKILL", "RETRY_CLASS=ambiguous"},
+			[]string{"RETRY_EXIT_CODE="}},
+		{"a signal without a name", Attempt{Number: 1, Exit: exitcodes.Exit{ExitCode: -1, Signal: syscall.Signal(200)}, Class: classify.Ambiguous},
+			[]string{"RETRY_SIGNAL=SIG200"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := env.forHook(&tc.a)
+			for _, kv := range tc.want {
+				if !slices.Contains(got, kv) {
+					t.Errorf("environment %q lacks %q", got, kv)
+				}
+			}
+			for _, prefix := range append(tc.gone, "RETRY_EXIT_CODE=9", "RETRY_SIGNAL=SIGHUP", "RETRY_CLASS=permanent") {
+				if slices.ContainsFunc(got, func(kv string) bool { return strings.HasPrefix(kv, prefix) }) {
+					t.Errorf("environment %q holds %q", got, prefix)
+				}
+			}
+		})
+	}
+	// The attempts do not see them either.
+	if got := env.forAttempt(1); slices.ContainsFunc(got, func(s string) bool { return s == "RETRY_EXIT_CODE=9" }) {
+		t.Errorf("an attempt's environment %q holds an inherited RETRY_EXIT_CODE", got)
 	}
 }

@@ -40,6 +40,13 @@ type Attempt struct {
 	// Delay is the wait after this attempt, when HasDelay.
 	Delay    time.Duration
 	HasDelay bool
+	// BackoffReset: the attempt ran at least Config.Backoff.ResetAfter,
+	// so the wait after it was drawn for retry index 0 instead of the
+	// next one.
+	BackoffReset bool
+	// Hook is how Config.OnRetry ended after this attempt; nil when it
+	// did not run.
+	Hook *Hook
 	// Stopped says why no attempt follows this one although its class
 	// allowed one: the retry budget was empty, or its store failed.
 	Stopped string

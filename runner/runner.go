@@ -69,6 +69,10 @@ type Config struct {
 	// written out. See runner/stdio.
 	StdinMode  stdio.StdinMode
 	StdoutMode stdio.StdoutMode
+	// StderrMode does for each attempt's stderr what StdoutMode does for
+	// its stdout; retry's own lines, and the OnRetry command's output, go
+	// to Stderr as they come whatever the mode.
+	StderrMode stdio.StdoutMode
 	// Signals delivers the signals retry receives (SignalCatcher.Signals):
 	// each is forwarded to the running attempt's process group; INT,
 	// TERM, HUP and QUIT also cancel (see Cancels), and a second INT or
@@ -87,6 +91,16 @@ type Config struct {
 	// an attempt that dies from SIGINT or SIGQUIT (Ctrl-C, Ctrl-\) there
 	// cancels the operation. The caller must ignore SIGTTOU.
 	Terminal *os.File
+	// OnRetry, when not empty, is a shell command (/bin/sh -c) run after
+	// each failed attempt that another attempt will follow, before the
+	// wait: in a process group of its own, with the null device as stdin
+	// and Stderr for its output, the failed attempt's RETRY_* environment
+	// plus RETRY_EXIT_CODE or RETRY_SIGNAL and RETRY_CLASS, bounded by the
+	// deadline as an attempt is. Attempt.Hook records it.
+	OnRetry string
+	// OnRetryStop: an OnRetry that fails ends the operation (outcome
+	// Permanent) instead of being recorded and passed over.
+	OnRetryStop bool
 	// Observer hears about each attempt as it starts and ends; optional.
 	// When it is also a Warner, it hears warnings too.
 	Observer Observer
@@ -145,13 +159,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if len(cfg.Command) == 0 {
 		return nil, ErrNoCommand
 	}
-	if cfg.Backoff.Base <= 0 || cfg.Backoff.Cap < 0 {
+	if cfg.Backoff.Base <= 0 || cfg.Backoff.Cap < 0 || cfg.Backoff.ResetAfter < 0 {
 		return nil, backoff.ErrInvalid
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	r := newRun(cfg, cancel)
-	streams, err := stdio.Open(stdio.Config{Stdin: r.cfg.Stdin, StdinMode: cfg.StdinMode, Stdout: r.cfg.Stdout, StdoutMode: cfg.StdoutMode})
+	streams, err := stdio.Open(stdio.Config{Stdin: r.cfg.Stdin, StdinMode: cfg.StdinMode, Stdout: r.cfg.Stdout, StdoutMode: cfg.StdoutMode, Stderr: r.cfg.Stderr, StderrMode: cfg.StderrMode})
 	if err != nil {
 		return nil, err
 	}
@@ -231,6 +245,7 @@ func newRun(cfg Config, cancel context.CancelCauseFunc) *run {
 func (r *run) loop(ctx context.Context) *Result {
 	res := r.res
 	defer func() { res.Elapsed = r.clock.Now().Sub(res.Started) }()
+	retryIndex := 0 // of the next wait: 0 for the first retry, or after a reset
 	for n := 1; ; n++ {
 		release, outcome, err := r.admit(ctx, n)
 		if outcome == "" && err == nil && ctx.Err() != nil {
@@ -304,7 +319,11 @@ func (r *run) loop(ctx context.Context) *Result {
 			r.err = err
 			return res
 		}
-		delay, err := r.cfg.Backoff.Delay(n-1, r.rand)
+		if retryIndex > 0 && r.cfg.Backoff.Reset(a.Duration) {
+			retryIndex, a.BackoffReset = 0, true
+		}
+		delay, err := r.cfg.Backoff.Delay(retryIndex, r.rand)
+		retryIndex++
 		if err != nil {
 			// Run checked the policy; an error here is a bug.
 			panic(err)
@@ -327,6 +346,13 @@ func (r *run) loop(ctx context.Context) *Result {
 		if outcome == "" && !waitFits(r.clock.Now(), delay, r.cfg.Deadline) {
 			// Asking the budget took the time the wait needed.
 			outcome = Deadline
+		}
+		if outcome == "" && r.cfg.OnRetry != "" {
+			outcome = r.onRetry(ctx, a)
+			if outcome == "" && !waitFits(r.clock.Now(), delay, r.cfg.Deadline) {
+				// The hook took the time the wait needed.
+				outcome = Deadline
+			}
 		}
 		if outcome != "" {
 			res.Outcome = outcome

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -41,13 +42,16 @@ func serverCmds() map[string]func(*testscript.TestScript, bool, []string) {
 
 // serverConditions answers the scripts' conditions about the machine:
 // [sshd] (an sshd binary is there), [locale:NAME] (the locale is
-// installed, as locale -a lists it) and [translation:LANG:DOMAIN] (a
+// installed, as locale -a lists it), [translation:LANG:DOMAIN] (a
 // program's messages are translated to LANG, as for wget and git; DOMAIN
-// may be a pattern, as libpq5-* for any version of libpq).
+// may be a pattern, as libpq5-* for any version of libpq) and [tmpfs] (a
+// script can mount a tmpfs of its own).
 func serverConditions(cond string) (bool, error) {
 	switch {
 	case cond == "sshd":
 		return sshdPath() != "", nil
+	case cond == "tmpfs":
+		return tmpfsMountable(), nil
 	case strings.HasPrefix(cond, "translation:"):
 		lang, domain, _ := strings.Cut(strings.TrimPrefix(cond, "translation:"), ":")
 		found, _ := filepath.Glob(filepath.Join("/usr/share/locale", lang, "LC_MESSAGES", domain+".mo"))
@@ -67,6 +71,13 @@ func serverConditions(cond string) (bool, error) {
 	}
 	return false, os.ErrNotExist
 }
+
+// tmpfsMountable reports whether a script can mount a small tmpfs of its
+// own, to fill a $TMPDIR for real: unshare(1) from util-linux, and user
+// namespaces.
+var tmpfsMountable = sync.OnceValue(func() bool {
+	return exec.Command("unshare", "-rm", "sh", "-c", `d=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs "$d"; s=$?; umount "$d" 2>/dev/null; rmdir "$d"; exit $s`).Run() == nil
+})
 
 // normalLocale spells a locale name as locale -a does: de_DE.utf8.
 func normalLocale(s string) string {

@@ -2,7 +2,7 @@
 
 // Command floor-cobra is bench/floor-signals plus a command line parsed as
 // retry parses its own: a cobra command with as many flags of each kind as
-// retry has (22 strings, 6 repeatable strings, 3 booleans, 4 with a
+// retry has (30 strings, 7 repeatable strings, 4 booleans, 4 with a
 // one-letter form), flags stopping at the first word that is not one. It
 // starts catching the signals on a goroutine of its own before it builds
 // the command, and waits for that just before the fork, as retry does. It
@@ -57,7 +57,7 @@ func main() {
 	fs := root.Flags()
 	fs.SetInterspersed(false)
 	fs.SortFlags = false
-	strs := make([]string, 22)
+	strs := make([]string, 30)
 	for i := range strs {
 		name, short := "flag-"+strconv.Itoa(i), ""
 		if i < 3 {
@@ -65,11 +65,11 @@ func main() {
 		}
 		fs.StringVarP(&strs[i], name, short, "", "a string `VALUE`")
 	}
-	arrays := make([][]string, 6)
+	arrays := make([][]string, 7)
 	for i := range arrays {
 		fs.StringArrayVar(&arrays[i], "list-"+strconv.Itoa(i), nil, "a repeatable string `VALUE`")
 	}
-	bools := make([]bool, 3)
+	bools := make([]bool, 4)
 	for i := range bools {
 		name, short := "bool-"+strconv.Itoa(i), ""
 		if i == 0 {

@@ -61,6 +61,17 @@ type Policy struct {
 	Base   time.Duration // the first retry's upper bound; must be > 0
 	Cap    time.Duration // the largest upper bound; must be >= 0
 	Jitter Jitter
+	// ResetAfter, when > 0, starts the backoff over after an attempt that
+	// ran at least that long before it failed (see Reset).
+	ResetAfter time.Duration
+}
+
+// Reset reports whether an attempt that ran for d before it failed starts
+// the backoff over under p: the wait after it is drawn for retry index 0,
+// as a long-running job that fails hours apart should not wait the cap
+// each time.
+func (p Policy) Reset(d time.Duration) bool {
+	return p.ResetAfter > 0 && d >= p.ResetAfter
 }
 
 // Delay returns the wait before the retry with index retryIndex (0 for the

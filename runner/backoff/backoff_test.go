@@ -201,3 +201,20 @@ func TestPolicyBounds(t *testing.T) {
 		t.Errorf("cap 0: Bounds = [%v, %v), want no wait", lo, hi)
 	}
 }
+
+func TestReset(t *testing.T) {
+	for _, tc := range []struct {
+		after, ran time.Duration
+		want       bool
+	}{
+		{0, time.Hour, false}, // no --reset-after: never
+		{time.Second, 999 * time.Millisecond, false},
+		{time.Second, time.Second, true}, // at least: the bound itself resets
+		{time.Second, time.Hour, true},
+	} {
+		p := Policy{Base: time.Second, Cap: time.Minute, ResetAfter: tc.after}
+		if got := p.Reset(tc.ran); got != tc.want {
+			t.Errorf("Policy{ResetAfter: %v}.Reset(%v) = %v; want %v", tc.after, tc.ran, got, tc.want)
+		}
+	}
+}

@@ -48,7 +48,11 @@ func openFullDisk(t *testing.T, src *os.File, dir string, limit int64) (*Streams
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Streams{in: newSpool(src, disk), out: out}
+	errOut, err := openStream(io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Streams{in: newSpool(src, disk), out: out, errOut: errOut}
 	t.Cleanup(func() { s.Close() })
 	return s, disk
 }

@@ -1,15 +1,16 @@
 // Package stdio carries every byte between an attempt and retry's own
 // descriptors, so that retrying neither loses nor mixes bytes: every
 // attempt can read the same input from the start, with StdoutFinal only
-// the last attempt's output reaches the real stdout, and a Tap shows the
-// streams the classification reads to a matcher on their way out.
+// the last attempt's output reaches the real stdout (or stderr), and a
+// Tap shows the streams the classification reads to a matcher on their
+// way out.
 //
 // The runner drives it in this order, once per attempt:
 //
 //	s, err := stdio.Open(cfg) // once, before the first attempt
 //	defer s.Close()
-//	a, err := s.Begin()       // stdin and stdout for the attempt
-//	... run the attempt with a.Stdin and a.Stdout ...
+//	a, err := s.Begin()       // stdin, stdout and stderr for the attempt
+//	... run the attempt with a.Stdin, a.Stdout and a.Stderr ...
 //	err = s.End()             // the attempt's process has ended
 //	... decide; if no other attempt will start (also when cancelled
 //	    during the wait that follows): err = s.Finish()
@@ -45,7 +46,8 @@ const (
 	StdinNull
 )
 
-// StdoutMode says where each attempt's standard output goes.
+// StdoutMode says where each attempt's standard output goes; the same
+// modes apply to its standard error (Config.StderrMode).
 type StdoutMode int
 
 const (
@@ -123,26 +125,33 @@ type Config struct {
 	Stdout io.Writer
 	// StdoutMode applies to Stdout.
 	StdoutMode StdoutMode
+	// Stderr receives the attempts' error output; nil writes to the null
+	// device.
+	Stderr io.Writer
+	// StderrMode applies to Stderr, as StdoutMode to Stdout.
+	StderrMode StdoutMode
 	// TempDir holds the temporary files; empty means os.TempDir().
 	TempDir string
 }
 
-// Attempt is what one attempt reads and writes. Both are always non-nil;
+// Attempt is what one attempt reads and writes. All are always non-nil;
 // Stdin is a real file, so starting a process needs no copying goroutine.
-// Stdout is a real file too (in StdoutFinal mode, a pipe that retry
-// reads; on Windows a writer that os/exec carries), unless Config.Stdout
-// was another writer in StdoutStream mode.
+// Stdout and Stderr are real files too (in StdoutFinal mode, a pipe that
+// retry reads; on Windows a writer that os/exec carries), unless
+// Config.Stdout or Config.Stderr was another writer in StdoutStream mode.
 type Attempt struct {
 	Stdin  *os.File
 	Stdout io.Writer
+	Stderr io.Writer
 }
 
-// Streams hands out each attempt's stdin and stdout. Its methods are
+// Streams hands out each attempt's stdin, stdout and stderr. Its methods are
 // meant to be called from one goroutine, in the order the package
 // documentation shows.
 type Streams struct {
 	in      input
 	out     output
+	errOut  output
 	running bool
 }
 
@@ -156,7 +165,8 @@ type input interface {
 	replayable() error
 }
 
-// output is one StdoutMode's way to give each attempt its stdout.
+// output is one StdoutMode's way to give each attempt its stdout (or
+// stderr).
 // finish fails, writing nothing, with an error wrapping ErrOutputLost
 // when the output it held is not whole.
 type output interface {
@@ -178,28 +188,37 @@ func Open(cfg Config) (*Streams, error) {
 	if err != nil {
 		return nil, fmt.Errorf("stdin: %w", err)
 	}
-	dst := cfg.Stdout
-	if dst == nil {
-		dst = io.Discard
-	}
-	var out output
-	switch cfg.StdoutMode {
-	case StdoutStream:
-		out, err = openStream(dst)
-	case StdoutFinal:
-		out = &finalOutput{dst: dst, dir: dir, pattern: "retry-stdout-*"}
-	default:
-		err = fmt.Errorf("unknown %v", cfg.StdoutMode)
-	}
+	out, err := openOutput(cfg.Stdout, cfg.StdoutMode, dir, "retry-stdout-*")
 	if err != nil {
 		in.close()
 		return nil, fmt.Errorf("stdout: %w", err)
 	}
-	return &Streams{in: in, out: out}, nil
+	errOut, err := openOutput(cfg.Stderr, cfg.StderrMode, dir, "retry-stderr-*")
+	if err != nil {
+		in.close()
+		out.close()
+		return nil, fmt.Errorf("stderr: %w", err)
+	}
+	return &Streams{in: in, out: out, errOut: errOut}, nil
 }
 
-// Begin returns the next attempt's stdin and stdout. With StdoutFinal it
-// discards the output of the attempt before. It fails when a spooled stdin
+// openOutput returns one stream's output to dst in mode; pattern names
+// its held files.
+func openOutput(dst io.Writer, mode StdoutMode, dir, pattern string) (output, error) {
+	if dst == nil {
+		dst = io.Discard
+	}
+	switch mode {
+	case StdoutStream:
+		return openStream(dst)
+	case StdoutFinal:
+		return &finalOutput{dst: dst, dir: dir, pattern: pattern}, nil
+	}
+	return nil, fmt.Errorf("unknown %v", mode)
+}
+
+// Begin returns the next attempt's stdin, stdout and stderr. With
+// StdoutFinal it discards the output of the attempt before. It fails when a spooled stdin
 // could not be copied in full: the attempt would read only part of it.
 func (s *Streams) Begin() (Attempt, error) {
 	if s.running {
@@ -214,8 +233,14 @@ func (s *Streams) Begin() (Attempt, error) {
 		s.in.end()
 		return Attempt{}, fmt.Errorf("stdout: %w", err)
 	}
+	errOut, err := s.errOut.begin()
+	if err != nil {
+		s.in.end()
+		s.out.end()
+		return Attempt{}, fmt.Errorf("stderr: %w", err)
+	}
 	s.running = true
-	return Attempt{Stdin: in, Stdout: out}, nil
+	return Attempt{Stdin: in, Stdout: out, Stderr: errOut}, nil
 }
 
 // End tells that the attempt's process has ended. It stops feeding the
@@ -229,11 +254,15 @@ func (s *Streams) End() error {
 	s.running = false
 	inErr := s.in.end()
 	outErr := s.out.end()
+	errErr := s.errOut.end()
 	if inErr != nil {
 		return fmt.Errorf("stdin: %w", inErr)
 	}
 	if outErr != nil {
 		return fmt.Errorf("stdout: %w", outErr)
+	}
+	if errErr != nil {
+		return fmt.Errorf("stderr: %w", errErr)
 	}
 	return nil
 }
@@ -251,12 +280,18 @@ func (s *Streams) Replayable() error {
 }
 
 // Finish tells that no other attempt will start: with StdoutFinal the
-// output of the attempt that ended last is written to Config.Stdout. A
-// running attempt is ended first.
+// output of the attempt that ended last is written to Config.Stdout, then
+// its error output to Config.Stderr, each whole or not at all. A running
+// attempt is ended first. When both fail, the error is stdout's.
 func (s *Streams) Finish() error {
 	endErr := s.End()
-	if err := s.out.finish(); err != nil {
-		return fmt.Errorf("stdout: %w", err)
+	outErr := s.out.finish()
+	errErr := s.errOut.finish()
+	if outErr != nil {
+		return fmt.Errorf("stdout: %w", outErr)
+	}
+	if errErr != nil {
+		return fmt.Errorf("stderr: %w", errErr)
 	}
 	return endErr
 }
@@ -265,7 +300,7 @@ func (s *Streams) Finish() error {
 // first for that. Close never waits for retry's own stdin.
 func (s *Streams) Close() error {
 	s.End()
-	return errors.Join(s.in.close(), s.out.close())
+	return errors.Join(s.in.close(), s.out.close(), s.errOut.close())
 }
 
 // streamOutput passes every attempt's output straight through.

@@ -7,8 +7,8 @@ import (
 
 // finalOutput holds each attempt's output in a holder of its own and
 // writes out only the one Finish is called for. It serves one stream:
-// stdout for StdoutFinal; a held stderr would be a second finalOutput
-// with its own destination and pattern.
+// Streams has one for stdout and one for stderr, each with its own
+// destination and pattern.
 type finalOutput struct {
 	dst     io.Writer
 	dir     string

@@ -7,9 +7,12 @@ import (
 	"io"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/b0a38808/retry/runner/classify/literal"
 )
 
 // MaxLine is how much of one output line is matched: a longer line is
@@ -27,7 +30,7 @@ type Pattern struct {
 	From string
 	expr string
 	re   *regexp.Regexp
-	pre  *prefilter
+	lits []literal.String // one is in every match; nil for none
 }
 
 // CompilePattern compiles a Go RE2 expression matched against single lines.
@@ -41,7 +44,7 @@ func CompilePattern(expr string) (*Pattern, error) {
 		}
 		return nil, fmt.Errorf("bad regular expression %q: %v", expr, err)
 	}
-	return &Pattern{expr: expr, re: re, pre: newPrefilter(expr)}, nil
+	return &Pattern{expr: expr, re: re, lits: literals(expr)}, nil
 }
 
 // CompileHintPattern compiles a --hint-pattern: a line expression with
@@ -112,12 +115,17 @@ type Matcher struct {
 	now         func() time.Time
 	maxLine     int
 	out         Output
+	idx         *index   // built on the first line
+	probes      []*probe // all of them, once idx is built
+	gen         uint64   // counts the lines matched
 }
 
-// probe is one pattern with this matcher's own prefilter state.
+// probe is one pattern in a Matcher.
 type probe struct {
-	pat *Pattern
-	pre *prefilter
+	pat    *Pattern
+	always bool   // the pattern has no literal: every line is a candidate
+	stamp  uint64 // the line the search last found one of its strings on
+	dead   bool   // no further line can change what it decides
 }
 
 // NewMatcher returns a Matcher for one attempt.
@@ -134,8 +142,7 @@ func NewMatcher(w Watch) *Matcher {
 	m.fail = probes(w.FailIf)
 	switch {
 	case w.Hints && w.HintPattern != nil:
-		p := newProbe(w.HintPattern)
-		m.hint = &p
+		m.hint = &probe{pat: w.HintPattern}
 	case w.Hints:
 		// hintProbe compiles the Retry-After expression when the first line
 		// arrives: an attempt that prints nothing, as most successful ones
@@ -148,17 +155,9 @@ func NewMatcher(w Watch) *Matcher {
 func probes(pats []*Pattern) []probe {
 	ps := make([]probe, len(pats))
 	for i, p := range pats {
-		ps[i] = newProbe(p)
+		ps[i] = probe{pat: p}
 	}
 	return ps
-}
-
-func newProbe(p *Pattern) probe {
-	pr := probe{pat: p}
-	if p.pre != nil {
-		pr.pre = &prefilter{lits: append([]literal(nil), p.pre.lits...)}
-	}
-	return pr
 }
 
 // Writer returns the io.Writer that takes the bytes of the named stream.
@@ -195,20 +194,171 @@ func (m *Matcher) settled() bool {
 	return len(m.stop) == 0 && (m.out.RetryIf != nil || len(m.retry) == 0)
 }
 
-// scan matches every line of r, a run of complete lines separated by '\n'
-// (the last one unterminated).
+// index is a Matcher's literal search: the strings of all its patterns in
+// one Scanner, and the patterns each string stands for.
+type index struct {
+	sc     *literal.Scanner
+	owners [][]*probe // by string id
+}
+
+// build compiles the index, when the first line arrives.
+func (m *Matcher) build() {
+	m.hintProbe()
+	var ss []literal.String
+	ids := make(map[literal.String]int)
+	var owners [][]*probe
+	m.probes = m.all()
+	for _, p := range m.probes {
+		if p.pat.lits == nil {
+			p.always = true
+			continue
+		}
+		for _, l := range p.pat.lits {
+			id, ok := ids[l]
+			if !ok {
+				id = len(ss)
+				ids[l] = id
+				ss = append(ss, l)
+				owners = append(owners, nil)
+			}
+			owners[id] = append(owners[id], p)
+		}
+	}
+	m.idx = &index{sc: literal.NewSet(ss).NewScanner(), owners: owners}
+}
+
+// all returns the matcher's probes, stop, retry, fail, then the hint's.
+func (m *Matcher) all() []*probe {
+	ps := make([]*probe, 0, len(m.stop)+len(m.retry)+len(m.fail)+1)
+	for i := range m.stop {
+		ps = append(ps, &m.stop[i])
+	}
+	for i := range m.retry {
+		ps = append(ps, &m.retry[i])
+	}
+	for i := range m.fail {
+		ps = append(ps, &m.fail[i])
+	}
+	if m.hint != nil {
+		ps = append(ps, m.hint)
+	}
+	return ps
+}
+
+// scan matches the lines of r, a run of complete lines separated by '\n'
+// (the last one unterminated), that hold a string of some pattern, and
+// every line when a pattern has no string.
 func (m *Matcher) scan(stream string, r []byte) {
-	if m.out.StopIf == nil && len(m.stop) > 0 {
-		m.out.StopIf = m.first(m.stop, stream, r)
+	if m.idx == nil {
+		m.build()
 	}
-	if m.out.StopIf == nil && m.out.RetryIf == nil && len(m.retry) > 0 {
-		m.out.RetryIf = m.first(m.retry, stream, r)
+	sc := m.idx.sc
+	always := m.always()
+	if !always && !sc.Live() {
+		return
 	}
-	if m.out.FailIf == nil && len(m.fail) > 0 {
-		m.out.FailIf = m.first(m.fail, stream, r)
+	sc.Reset(r)
+	start, id, found := sc.Next()
+	for s := 0; s <= len(r); {
+		if !always {
+			if !found {
+				return
+			}
+			s += bytes.LastIndexByte(r[s:start], '\n') + 1
+		}
+		e := bytes.IndexByte(r[s:], '\n')
+		if e < 0 {
+			e = len(r)
+		} else {
+			e += s
+		}
+		m.gen++
+		for found && start <= e {
+			for _, p := range m.idx.owners[id] {
+				p.stamp = m.gen
+			}
+			start, id, found = sc.Next()
+		}
+		if m.line(stream, m.clip(r[s:e])) {
+			if m.settled() {
+				return
+			}
+			m.retire()
+			always = m.always()
+		}
+		s = e + 1
 	}
-	if m.hintProbe() != nil {
-		m.hints(stream, r)
+}
+
+// candidate reports whether p must be matched against the current line.
+func (m *Matcher) candidate(p *probe) bool {
+	return !p.dead && (p.always || p.stamp == m.gen)
+}
+
+// always reports whether a pattern that still counts has no string.
+func (m *Matcher) always() bool {
+	for _, p := range m.probes {
+		if p.always && !p.dead {
+			return true
+		}
+	}
+	return false
+}
+
+// line matches one candidate line; decided reports a first stop, retry or
+// fail match.
+func (m *Matcher) line(stream string, l []byte) (decided bool) {
+	if m.out.StopIf == nil {
+		for i := range m.stop {
+			if p := &m.stop[i]; m.candidate(p) && p.pat.re.Match(l) {
+				m.out.StopIf, decided = p.match(stream, l), true
+				break
+			}
+		}
+	}
+	if m.out.StopIf == nil && m.out.RetryIf == nil {
+		for i := range m.retry {
+			if p := &m.retry[i]; m.candidate(p) && p.pat.re.Match(l) {
+				m.out.RetryIf, decided = p.match(stream, l), true
+				break
+			}
+		}
+	}
+	if m.out.FailIf == nil {
+		for i := range m.fail {
+			if p := &m.fail[i]; m.candidate(p) && p.pat.re.Match(l) {
+				m.out.FailIf, decided = p.match(stream, l), true
+				break
+			}
+		}
+	}
+	if p := m.hint; p != nil && m.candidate(p) {
+		m.hintLine(l)
+	}
+	return decided
+}
+
+func (p *probe) match(stream string, l []byte) *Match {
+	return &Match{Pattern: p.pat.expr, From: p.pat.From, Stream: stream, Line: shorten(l)}
+}
+
+// retire stops the search for the strings of patterns that a match made
+// moot: every stop and retry pattern once a stop matched, the retry ones
+// once a retry matched, the fail ones once a fail matched.
+func (m *Matcher) retire() {
+	for i := range m.stop {
+		m.stop[i].dead = m.out.StopIf != nil
+	}
+	for i := range m.retry {
+		m.retry[i].dead = m.out.StopIf != nil || m.out.RetryIf != nil
+	}
+	for i := range m.fail {
+		m.fail[i].dead = m.out.FailIf != nil
+	}
+	for id, owners := range m.idx.owners {
+		if !slices.ContainsFunc(owners, func(p *probe) bool { return !p.dead }) {
+			m.idx.sc.Disable(id)
+		}
 	}
 }
 
@@ -220,93 +370,23 @@ func (m *Matcher) hintProbe() *probe {
 		if err != nil {
 			panic(err) // a constant expression: a bug
 		}
-		p := newProbe(pat)
-		m.hint = &p
+		m.hint = &probe{pat: pat}
 	}
 	return m.hint
 }
 
-// first returns the earliest line of r that one of ps matches; on one line
-// the first pattern in ps wins.
-func (m *Matcher) first(ps []probe, stream string, r []byte) *Match {
-	var found *Match
-	limit := len(r)
-	for i := range ps {
-		p := &ps[i]
-		start, line := -1, []byte(nil)
-		m.lines(p, r[:limit], func(s int, l []byte) bool {
-			if !p.pat.re.Match(l) {
-				return true
-			}
-			start, line = s, l
-			return false
-		})
-		if start < 0 {
-			continue
-		}
-		found = &Match{Pattern: p.pat.expr, From: p.pat.From, Stream: stream, Line: shorten(line)}
-		if start == 0 {
-			break
-		}
-		limit = start - 1 // only a line that ends before this one can win
-	}
-	return found
-}
-
-// hints records the last valid hint in r.
-func (m *Matcher) hints(stream string, r []byte) {
-	p := m.hint
-	m.lines(p, r, func(_ int, l []byte) bool {
-		sub := p.pat.re.FindSubmatch(l)
-		if sub == nil {
-			return true
-		}
-		parse := ParseHintValue
-		if m.defaultHint {
-			parse = ParseRetryAfter
-		}
-		if d, err := parse(string(sub[1]), m.now()); err == nil {
-			m.out.Hint, m.out.HasHint = d, true
-		}
-		return true
-	})
-}
-
-// lines calls f with the start and the clipped text of every line of r that
-// p's prefilter admits, in order, until f returns false.
-func (m *Matcher) lines(p *probe, r []byte, f func(start int, line []byte) bool) {
-	if p.pre == nil {
-		for s := 0; s <= len(r); {
-			e := bytes.IndexByte(r[s:], '\n')
-			if e < 0 {
-				e = len(r)
-			} else {
-				e += s
-			}
-			if !f(s, m.clip(r[s:e])) {
-				return
-			}
-			s = e + 1
-		}
+// hintLine records the hint on l, when it holds a valid one.
+func (m *Matcher) hintLine(l []byte) {
+	sub := m.hint.pat.re.FindSubmatch(l)
+	if sub == nil {
 		return
 	}
-	p.pre.reset(r)
-	for from := 0; from <= len(r); {
-		c := p.pre.next(r, from)
-		if c < 0 {
-			return
-		}
-		s := from + bytes.LastIndexByte(r[from:c], '\n') + 1
-		e := bytes.IndexByte(r[c:], '\n')
-		if e < 0 {
-			e = len(r)
-		} else {
-			e += c
-		}
-		if !f(s, m.clip(r[s:e])) {
-			return
-		}
-		from = e + 1
+	parse := ParseHintValue
+	if m.defaultHint {
+		parse = ParseRetryAfter
+	}
+	if d, err := parse(string(sub[1]), m.now()); err == nil {
+		m.out.Hint, m.out.HasHint = d, true
 	}
 }
 

@@ -1,336 +1,320 @@
 package classify
 
 import (
-	"bytes"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/b0a38808/retry/runner/classify/literal"
 )
 
-// A prefilter finds, fast, the places in a run of output lines where a
-// pattern might match: every match of the pattern contains one of its
-// literals, so a line without any of them needs no regular expression at all.
-// Searching a whole chunk of lines with bytes.Index / IndexByte (vectorised
-// in the standard library) is what keeps the matcher near memory speed.
-type prefilter struct {
-	lits []literal
-}
+// The matcher's prefilter: every expression is reduced to a set of literal
+// strings one of which each of its matches contains, and all the sets of a
+// Matcher are searched together (literal.Scanner); the regular expression
+// runs only on the lines that hold one of its strings.
 
-// literal is one string that a match must contain. It is found through an
-// anchor: one of its bytes, searched with IndexByte, whose case variants (for
-// a case-folded literal) are all ASCII. The anchor is re-chosen from time to
-// time as the byte of the literal that is rarest in the output seen.
-type literal struct {
-	text    []byte // exact bytes; lower case when exactFold
-	fold    bool
-	verify  bool // a candidate can be checked against text byte for byte
-	anchors []anchor
-	cur     anchor // the anchor in use
-	untune  int    // bytes left to search before the anchor is chosen again
-	cursor  int    // next known occurrence at or after the last search start; -1 unknown, -2 none
-	nextLo  int    // next position of cur.lower, when cursor is unknown; -1 unknown
-	nextUp  int    // same for cur.upper
-}
-
-// anchor is a byte offset in text and the byte's spellings there.
-type anchor struct {
-	at           int
-	lower, upper byte
-}
-
-// retune is how many bytes are searched between choices of an anchor, and
-// tuneSample how much of a chunk the choice looks at.
+// Bounds on the expansion of an expression into literals: a character
+// class of more than maxClass characters, or a run of a concatenation that
+// would expand to more than maxCross strings, ends the literal there. The
+// alternatives of an alternation are never capped.
 const (
-	retune     = 1 << 20
-	tuneSample = 16 << 10
+	maxClass = 16
+	maxCross = 256
 )
 
-// maxLiterals bounds the alternatives a prefilter tries; a pattern needing
-// more is matched line by line instead.
-const maxLiterals = 4
-
-// newPrefilter returns the prefilter of expr, or nil when no literal is
-// required (then every line is matched).
-func newPrefilter(expr string) *prefilter {
+// literals returns the strings one of which every match of expr contains,
+// nil when expr reduces to none (then every line is matched).
+func literals(expr string) []literal.String {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		return nil
 	}
-	runes := required(re)
-	if len(runes) == 0 {
+	set, ok := extract(re)
+	if !ok {
 		return nil
 	}
-	p := &prefilter{}
-	for _, r := range runes {
-		lit, ok := newLiteral(r.runes, r.fold)
-		if !ok {
-			return nil
-		}
-		p.lits = append(p.lits, lit)
+	ls := slices.DeleteFunc(slices.Clone(set.lits), func(l literal.String) bool {
+		return strings.Contains(l.Text, "\n") // never inside a line
+	})
+	if !usable(ls) {
+		return nil
 	}
-	return p
+	return ls
 }
 
-// requirement is a literal that every match contains.
-type requirement struct {
-	runes []rune
-	fold  bool
+// litSet is what one node of an expression says about its matches: each
+// contains one of lits, and when exact each is one of them; each starts
+// with one of pre, unless pre is nil.
+type litSet struct {
+	lits  []literal.String
+	exact bool
+	pre   []literal.String
 }
 
-// required returns a set of literals one of which every match of re
-// contains, or nil when it cannot tell.
-func required(re *syntax.Regexp) []requirement {
+// exactSet is the set of a node whose matches are the strings ls.
+func exactSet(ls ...literal.String) litSet {
+	return litSet{lits: ls, exact: true, pre: ls}
+}
+
+// empty is the set of a node that matches only the empty string.
+var empty = exactSet(literal.String{})
+
+// extract returns the literal set of re; ok is false when re's matches need
+// contain no literal at all.
+func extract(re *syntax.Regexp) (set litSet, ok bool) {
 	switch re.Op {
 	case syntax.OpLiteral:
-		if len(re.Rune) == 0 {
-			return nil
+		return literalNode(re.Rune, re.Flags&syntax.FoldCase != 0)
+	case syntax.OpCharClass:
+		n := 0
+		for i := 0; i < len(re.Rune); i += 2 {
+			n += int(re.Rune[i+1]-re.Rune[i]) + 1
 		}
-		return []requirement{{re.Rune, re.Flags&syntax.FoldCase != 0}}
-	case syntax.OpCapture, syntax.OpPlus:
-		return required(re.Sub[0])
+		if n == 0 || n > maxClass {
+			return litSet{}, false
+		}
+		var ls []literal.String
+		for i := 0; i < len(re.Rune); i += 2 {
+			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+				ls = append(ls, literal.String{Text: string(r)})
+			}
+		}
+		return exactSet(ls...), true
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText,
+		syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return empty, true
+	case syntax.OpCapture:
+		return extract(re.Sub[0])
+	case syntax.OpPlus:
+		set, ok := extract(re.Sub[0])
+		return litSet{lits: set.lits, pre: set.pre}, ok
+	case syntax.OpQuest:
+		return optional(re.Sub[0])
 	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			return required(re.Sub[0])
+		switch {
+		case re.Min == 0 && re.Max == 1:
+			return optional(re.Sub[0])
+		case re.Min == 0:
+			return litSet{}, false
 		}
+		set, ok := extract(re.Sub[0])
+		if !ok || re.Min == 1 && re.Max == 1 {
+			return set, ok
+		}
+		if set.exact && re.Min == re.Max {
+			power := empty.lits
+			for range re.Min {
+				if power, ok = cross(power, set.lits); !ok {
+					break
+				}
+			}
+			if ok {
+				return exactSet(power...), true
+			}
+		}
+		return litSet{lits: set.lits, pre: set.pre}, true
 	case syntax.OpConcat:
-		var best []requirement
-		for _, sub := range re.Sub {
-			if r := required(sub); r != nil && (best == nil || better(r, best)) {
-				best = r
-			}
-		}
-		return best
+		return concat(re.Sub)
 	case syntax.OpAlternate:
-		var all []requirement
+		set := litSet{exact: true, pre: []literal.String{}}
 		for _, sub := range re.Sub {
-			r := required(sub)
-			if r == nil || len(all)+len(r) > maxLiterals {
-				return nil
+			s, ok := extract(sub)
+			if !ok {
+				return litSet{}, false
 			}
-			all = append(all, r...)
+			set.lits = append(set.lits, s.lits...)
+			set.exact = set.exact && s.exact
+			if set.pre != nil && s.pre != nil {
+				set.pre = append(set.pre, s.pre...)
+			} else {
+				set.pre = nil
+			}
 		}
-		return all
+		set.lits = dedupe(set.lits)
+		set.pre = dedupe(set.pre)
+		return set, true
 	}
-	return nil
+	return litSet{}, false
 }
 
-// better reports whether requirement set a filters more than b: fewer
-// alternatives first, then a longer shortest literal.
-func better(a, b []requirement) bool {
-	if len(a) != len(b) {
-		return len(a) < len(b)
+// optional is the set of sub? : sub's strings or nothing, when sub is exact.
+func optional(sub *syntax.Regexp) (litSet, bool) {
+	set, ok := extract(sub)
+	if !ok || !set.exact {
+		return litSet{}, false
 	}
-	return shortest(a) > shortest(b)
+	return exactSet(dedupe(append(slices.Clone(set.lits), literal.String{}))...), true
 }
 
-func shortest(rs []requirement) int {
-	n := -1
-	for _, r := range rs {
-		if n < 0 || len(r.runes) < n {
-			n = len(r.runes)
+// concat walks the parts of a concatenation: runs of exact parts expand
+// into their cross product, which a part known only by its prefixes ends;
+// the best of those runs and of the parts' own sets is the concatenation's.
+func concat(subs []*syntax.Regexp) (litSet, bool) {
+	var best, pre []literal.String
+	consider := func(ls []literal.String) {
+		if usable(ls) && (best == nil || better(ls, best)) {
+			best = ls
 		}
 	}
-	return n
+	whole := true
+	run := empty.lits
+	for _, sub := range subs {
+		s, ok := extract(sub)
+		if ok && s.exact {
+			if prod, ok := cross(run, s.lits); ok {
+				run = prod
+				continue
+			}
+		}
+		// The run ends here: it, or it followed by this part's prefixes,
+		// starts every match of the run and this part.
+		end := run
+		if ok && s.pre != nil {
+			if prod, ok := cross(run, s.pre); ok {
+				end = prod
+			}
+		}
+		consider(end)
+		if whole {
+			pre, whole = end, false
+		}
+		run = empty.lits
+		if ok {
+			consider(s.lits)
+			if s.exact {
+				run = s.lits
+			}
+		}
+	}
+	if whole {
+		return exactSet(run...), true
+	}
+	consider(run)
+	return litSet{lits: best, pre: pre}, best != nil
 }
 
-// newLiteral prepares the search for one required literal.
-func newLiteral(runes []rune, fold bool) (literal, bool) {
-	text := []byte(string(runes))
-	lit := literal{text: text, fold: fold, verify: true, cursor: -1}
+// cross returns every string of a followed by every string of b; ok is
+// false when there would be too many, or when a folded string would meet an
+// exact one holding letters.
+func cross(a, b []literal.String) ([]literal.String, bool) {
+	if len(a)*len(b) > maxCross {
+		return nil, false
+	}
+	out := make([]literal.String, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			if x.Fold != y.Fold && (!x.Fold && hasLetter(x.Text) || !y.Fold && hasLetter(y.Text)) {
+				return nil, false
+			}
+			out = append(out, literal.String{Text: x.Text + y.Text, Fold: x.Fold || y.Fold})
+		}
+	}
+	return dedupe(out), true
+}
+
+// literalNode is the set of a literal: itself, or, when it is case-folded
+// and holds a character with a non-ASCII spelling (k: the Kelvin sign; s:
+// the long s; most non-ASCII letters), the longest part without one.
+func literalNode(runes []rune, fold bool) (litSet, bool) {
 	if !fold {
-		for i, c := range text {
-			lit.anchors = append(lit.anchors, anchor{i, c, c})
+		return exactSet(literal.String{Text: string(runes)}), true
+	}
+	var parts []string
+	var b strings.Builder
+	for _, r := range runes {
+		if !asciiFold(r) {
+			parts = append(parts, b.String())
+			b.Reset()
+			continue
 		}
-	} else {
-		for i, r := range string(text) {
-			if r >= utf8.RuneSelf || r == 'K' || r == 'S' {
-				lit.verify = false // a match may spell it as a longer non-ASCII rune
-			}
-			if lower, upper, ok := asciiOrbit(r); ok {
-				lit.anchors = append(lit.anchors, anchor{i, lower, upper})
-			}
+		if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
 		}
-		if lit.verify {
-			lit.text = bytes.ToLower(text)
+		b.WriteRune(r)
+	}
+	if parts == nil {
+		return exactSet(literal.String{Text: b.String(), Fold: true}), true
+	}
+	parts = append(parts, b.String())
+	longest := 0
+	for i, p := range parts {
+		if len(p) > len(parts[longest]) {
+			longest = i
 		}
 	}
-	if len(lit.anchors) == 0 {
-		return literal{}, false
+	if parts[longest] == "" {
+		return litSet{}, false
 	}
-	lit.cur = lit.anchors[0]
-	for _, a := range lit.anchors[1:] {
-		if a.cost() < lit.cur.cost() {
-			lit.cur = a
-		}
+	set := litSet{lits: []literal.String{{Text: parts[longest], Fold: true}}}
+	if parts[0] != "" {
+		set.pre = []literal.String{{Text: parts[0], Fold: true}}
 	}
-	lit.untune = retune
-	return lit, true
+	return set, true
 }
 
-// cost guesses how often the anchor's bytes appear in output.
-func (a anchor) cost() int {
-	if a.lower == a.upper {
-		return byteFrequency(a.lower)
-	}
-	return byteFrequency(a.lower) + byteFrequency(a.upper)
-}
-
-// tune chooses as anchor the byte of the literal that is rarest in sample.
-func (l *literal) tune(sample []byte) {
-	best := -1
-	for _, a := range l.anchors {
-		n := bytes.Count(sample, []byte{a.lower})
-		if a.upper != a.lower {
-			n += bytes.Count(sample, []byte{a.upper})
-		}
-		if best < 0 || n < best {
-			best, l.cur = n, a
-		}
-		if n == 0 {
-			break
-		}
-	}
-}
-
-// asciiOrbit returns the spellings of r under simple case folding when all of
-// them are ASCII bytes.
-func asciiOrbit(r rune) (lower, upper byte, ok bool) {
+// asciiFold reports whether every spelling of r under case folding is
+// ASCII: then ASCII case folding finds it.
+func asciiFold(r rune) bool {
 	if r >= utf8.RuneSelf {
-		return 0, 0, false
+		return unicode.SimpleFold(r) == r
 	}
 	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
 		if f >= utf8.RuneSelf {
-			return 0, 0, false
-		}
-	}
-	l, u := unicode.ToLower(r), unicode.ToUpper(r)
-	return byte(l), byte(u), true
-}
-
-// reset forgets the cached occurrences before chunk b is searched, and
-// chooses the anchors again now and then.
-func (p *prefilter) reset(b []byte) {
-	for i := range p.lits {
-		l := &p.lits[i]
-		l.cursor, l.nextLo, l.nextUp = -1, -1, -1
-		if l.untune -= len(b); l.untune < 0 && len(l.anchors) > 1 {
-			l.tune(b[:min(len(b), tuneSample)])
-			l.untune = retune
-		}
-	}
-}
-
-// next returns the offset in b, at or after from, of the earliest place
-// where one of the literals may occur, or -1. The offset points into the
-// candidate's line; callers match that whole line. Calls on one chunk must
-// come with from increasing, after a reset.
-func (p *prefilter) next(b []byte, from int) int {
-	at := -1
-	for i := range p.lits {
-		l := &p.lits[i]
-		if l.cursor < from && l.cursor != -2 {
-			l.cursor = l.find(b, from)
-		}
-		if l.cursor >= 0 && (at < 0 || l.cursor < at) {
-			at = l.cursor
-		}
-	}
-	return at
-}
-
-// find returns the first occurrence at or after from, or -2 for none (so
-// that the literal is not searched again in this chunk).
-func (l *literal) find(b []byte, from int) int {
-	for pos := from + l.cur.at; pos < len(b); {
-		j := l.anchorAt(b, pos)
-		if j < 0 {
-			return -2
-		}
-		if !l.verify {
-			return j
-		}
-		start := j - l.cur.at
-		if end := start + len(l.text); end <= len(b) && l.equal(b[start:end]) {
-			return start
-		}
-		pos = j + 1
-	}
-	return -2
-}
-
-// anchorAt returns the first position at or after pos of either spelling of
-// the anchor byte, or -1. It remembers both spellings' next positions, so
-// that a chunk is scanned once for each.
-func (l *literal) anchorAt(b []byte, pos int) int {
-	if l.nextLo < pos && l.nextLo != -2 {
-		l.nextLo = indexFrom(b, pos, l.cur.lower)
-	}
-	if l.cur.upper == l.cur.lower {
-		if l.nextLo < 0 {
-			return -1
-		}
-		return l.nextLo
-	}
-	if l.nextUp < pos && l.nextUp != -2 {
-		l.nextUp = indexFrom(b, pos, l.cur.upper)
-	}
-	switch {
-	case l.nextLo < 0 && l.nextUp < 0:
-		return -1
-	case l.nextLo < 0:
-		return l.nextUp
-	case l.nextUp < 0:
-		return l.nextLo
-	}
-	return min(l.nextLo, l.nextUp)
-}
-
-// indexFrom is IndexByte from pos, -2 when c is not there.
-func indexFrom(b []byte, pos int, c byte) int {
-	if i := bytes.IndexByte(b[pos:], c); i >= 0 {
-		return pos + i
-	}
-	return -2
-}
-
-// equal checks a candidate against the literal.
-func (l *literal) equal(s []byte) bool {
-	if !l.fold {
-		return bytes.Equal(s, l.text)
-	}
-	return asciiEqualFold(s, l.text)
-}
-
-// asciiEqualFold compares s with lower, which is lower case ASCII.
-func asciiEqualFold(s, lower []byte) bool {
-	for i, c := range s {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[i] {
 			return false
 		}
 	}
 	return true
 }
 
-// byteFrequency ranks b by how often it appears in typical command output
-// (English text, logs, paths, numbers): a rough guide for choosing the
-// rarest anchor byte of a case-folded literal.
-func byteFrequency(b byte) int {
-	for _, g := range [...]struct {
-		bytes string
-		freq  int
-	}{
-		{" ", 255}, {"e", 120}, {"t", 90}, {"ao", 80}, {"in", 70},
-		{"srh", 60}, {"0123456789", 45}, {"dl", 40}, {"cu:./-=", 28},
-		{"mwfgyp", 22}, {"b_,\"'", 15}, {"vk[]()", 9}, {"ETAOINSRH", 8},
-		{"\t<>@#DLCUMWFGYPBVK", 4}, {"jxqzJXQZ", 2},
-	} {
-		if strings.IndexByte(g.bytes, b) >= 0 {
-			return g.freq
+func hasLetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; 'a' <= c && c <= 'z' {
+			return true
 		}
 	}
-	return 1
+	return false
+}
+
+// usable reports whether s filters at all: no empty string, and not so
+// common that most lines hold one (a digit class: every timestamp does).
+func usable(ls []literal.String) bool {
+	return len(ls) > 0 && weight(ls) <= 0.05
+}
+
+// better reports whether a filters better than b: fewer lines hold one of
+// its strings, by weight.
+func better(a, b []literal.String) bool {
+	return weight(a) < weight(b)
+}
+
+// weight guesses the share of byte positions where one of the strings of
+// s starts, from how common each byte is in command output.
+func weight(ls []literal.String) float64 {
+	total := 0.0
+	for _, l := range ls {
+		w := 1.0
+		for i := 0; i < len(l.Text); i++ {
+			c := l.Text[i]
+			p := literal.Frequency(c)
+			if u := c - 'a' + 'A'; l.Fold && 'a' <= c && c <= 'z' {
+				p += literal.Frequency(u)
+			}
+			w *= p
+		}
+		total += w
+	}
+	return total
+}
+
+func dedupe(ls []literal.String) []literal.String {
+	seen := make(map[literal.String]bool, len(ls))
+	return slices.DeleteFunc(ls, func(l literal.String) bool {
+		if seen[l] {
+			return true
+		}
+		seen[l] = true
+		return false
+	})
 }

@@ -144,7 +144,7 @@ func TestPresets(t *testing.T) {
 				_, err = ParseCodes(r.Value)
 			case RetryIf, StopIf, FailIf:
 				_, err = CompilePattern(r.Value)
-				if re, perr := syntax.Parse(r.Value, syntax.Perl); perr == nil && !literals(re.Simplify()) {
+				if re, perr := syntax.Parse(r.Value, syntax.Perl); perr == nil && !hasLiteral(re.Simplify()) {
 					t.Errorf("preset %s: %s %q has a branch that requires no literal", p.Name, r.Kind, r.Value)
 				}
 			default:
@@ -160,25 +160,25 @@ func TestPresets(t *testing.T) {
 	}
 }
 
-// literals reports whether every match of re contains a literal: each
+// hasLiteral reports whether every match of re contains a literal: each
 // branch of an alternation does, or some part of a sequence.
-func literals(re *syntax.Regexp) bool {
+func hasLiteral(re *syntax.Regexp) bool {
 	switch re.Op {
 	case syntax.OpLiteral:
 		return len(re.Rune) > 0
 	case syntax.OpCapture, syntax.OpPlus:
-		return literals(re.Sub[0])
+		return hasLiteral(re.Sub[0])
 	case syntax.OpRepeat:
-		return re.Min >= 1 && literals(re.Sub[0])
+		return re.Min >= 1 && hasLiteral(re.Sub[0])
 	case syntax.OpConcat:
 		for _, sub := range re.Sub {
-			if literals(sub) {
+			if hasLiteral(sub) {
 				return true
 			}
 		}
 	case syntax.OpAlternate:
 		for _, sub := range re.Sub {
-			if !literals(sub) {
+			if !hasLiteral(sub) {
 				return false
 			}
 		}

@@ -1,62 +1,134 @@
 #!/usr/bin/env bash
-# Output matching throughput: about 1 GiB of log lines written to stderr by
-# the command, through retry under three --retry-if rules, against the same
-# bytes through cat (producer | cat > /dev/null). Prints throughput and
-# retry's peak RSS (GNU time -v). Usage: bench/matcher.sh [MiB] [runs]
+# Output matching throughput. Three corpora (ordinary log lines, real build
+# output, random base64 text), each of MiB mebibytes, written by cat to
+# stderr through retry under each rule set (none but the default hint, three
+# --retry-if rules, each preset alone, all presets at once), piped to a
+# second cat: `retry -a 1 RULES -- sh -c 'cat FILE >&2' 2>&1 | cat >/dev/null`,
+# against `cat FILE | cat >/dev/null` on the same bytes in the same rounds.
+# Prints the best of RUNS of each case, its share of cat's throughput and the
+# peak RSS (GNU time -v). The corpora live in a temporary directory under
+# $TMPDIR (default /tmp), removed at exit.
+# Usage: bench/matcher.sh [MiB] [runs] [corpus...]   (default 256 3 log build base64)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-mib=${1:-1024}
-runs=${2:-5}
+mib=${1:-256}
+runs=${2:-3}
+shift $(($# < 2 ? $# : 2))
+corpora=("$@")
+[ ${#corpora[@]} -gt 0 ] || corpora=(log build base64)
 command -v /usr/bin/time >/dev/null || { echo "needs GNU time: apt-get install time" >&2; exit 1; }
 
-work=$(mktemp -d)
+work=$(mktemp -d "${TMPDIR:-/tmp}/retry-matcher.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/retry" .
+retry=$work/retry
 
-# One MiB of varied log lines, repeated: none matches the rules below.
-awk 'BEGIN {
-  n = 0
-  while (n < 1048576) {
-    if (NR % 50 == 0) l = "    at com.example.service.Handler.process(Handler.java:123) caused by upstream latency"
-    else l = sprintf("2026-11-30T07:00:%02d.%03dZ INFO request id=%d path=/api/v1/items/%d status=200 bytes=%d took=%dms", NR % 60, NR % 1000, NR, NR * 7, NR * 13 % 9000, NR % 97)
-    NR++
-    if (n + length(l) + 1 > 1048576) break
-    print l; n += length(l) + 1
-  }
-}' >"$work/chunk"
-for _ in $(seq "$mib"); do cat "$work/chunk"; done >"$work/data"
-bytes=$(wc -c <"$work/data")
+# repeat CHUNK OUT: CHUNK repeated to mib MiB in OUT.
+repeat() {
+  local size=$(($(wc -c <"$1"))) want=$((mib << 20))
+  for _ in $(seq $((want / size + 1))); do cat "$1"; done | head -c "$want" >"$2" || true # SIGPIPE
+  rm -f "$1"
+}
 
-rules=(--retry-if 'connection refused' --retry-if '(?i)timed out' --retry-if 'HTTP/[0-9.]+ 50[234] ')
-exact=(--retry-if 'connection refused' --retry-if 'timed out' --retry-if 'HTTP/[0-9.]+ 50[234] ')
+make_log() {
+  # One MiB of varied log lines: none matches a rule below.
+  awk 'BEGIN {
+    n = 0
+    while (n < 1048576) {
+      if (NR % 50 == 0) l = "    at com.example.service.Handler.process(Handler.java:123) caused by upstream latency"
+      else if (NR % 7 == 0) l = sprintf("2026-11-30T07:00:%02d.%03dZ WARN cache miss key=user:%d:profile backend=redis-%d retries=0", NR % 60, NR % 1000, NR * 31, NR % 5)
+      else l = sprintf("2026-11-30T07:00:%02d.%03dZ INFO request id=%d path=/api/v1/items/%d status=200 bytes=%d took=%dms", NR % 60, NR % 1000, NR, NR * 7, NR * 13 % 9000, NR % 97)
+      NR++
+      if (n + length(l) + 1 > 1048576) break
+      print l; n += length(l) + 1
+    }
+  }' >"$work/chunk"
+  repeat "$work/chunk" "$1"
+}
 
-# measure N COMMAND...: time COMMAND once; keep the fastest run of case N.
-declare -a name best_s best_cpu best_rss
+make_build() {
+  # What the go command prints building this module and all it imports
+  # from scratch (-a -n -x: every command of the build), then the verbose
+  # output of testing a few of its packages; lines that a rule below would
+  # match are left out, so that every case reads the whole corpus.
+  local cache
+  cache=$(mktemp -d "$work/gocache.XXXXXX")
+  { GOCACHE=$cache go build -a -n -x -v ./... 2>&1
+    go test -count=1 -v ./runner/backoff/ ./runner/budget/ ./exitcodes/ ./runner/classify/ 2>&1
+  } | grep -Eiv 'timed? ?out|retry-after|connection|refused|http/|not found|denied|failed|error|unable|EOF|lock' >"$work/chunk" || true
+  rm -rf "$cache"
+  repeat "$work/chunk" "$1"
+}
+
+make_base64() {
+  head -c $(((mib << 20) * 3 / 4 + 4096)) /dev/urandom | base64 -w 76 | head -c $((mib << 20)) >"$1" || true
+}
+
+mapfile -t presets < <("$retry" presets | sed -n 's/^\([a-z0-9-]*\): .*/\1/p')
+all=()
+for p in "${presets[@]}"; do all+=(--preset "$p"); done
+
+# The rule sets: a name, then retry's arguments (one word each, split on
+# tabs).
+sets=("none (default hint)	")
+sets+=("three --retry-if	--retry-if	connection refused	--retry-if	(?i)timed? ?out	--retry-if	HTTP/[0-9.]+ 50[234] ")
+for p in "${presets[@]}"; do sets+=("--preset $p	--preset	$p"); done
+sets+=("all ${#presets[@]} presets	$(IFS=$'\t'; echo "${all[*]}")")
+
+# args N: the arguments of rule set N, in the array a.
+args() {
+  local IFS=$'\t'
+  read -r -a a <<<"${sets[$1]}"
+  a=("${a[@]:1}")
+}
+
+declare -A best_s best_rss
+# measure KEY COMMAND...: run COMMAND once under GNU time; keep KEY's fastest.
 measure() {
-  local n=$1; shift
+  local key=$1; shift
+  local t0=$EPOCHREALTIME
   /usr/bin/time -v -o "$work/time" "$@"
-  local s cpu rss
-  s=$(awk -F': ' '/Elapsed \(wall clock\)/ { k = split($2, p, ":"); t = 0; for (i = 1; i <= k; i++) t = t * 60 + p[i]; print t }' "$work/time")
-  cpu=$(awk -F': ' '/User time|System time/ { t += $2 } END { print t }' "$work/time")
+  local s rss t1=$EPOCHREALTIME
+  s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')
   rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$work/time")
-  if [ -z "${best_s[$n]:-}" ] || awk -v a="$s" -v b="${best_s[$n]}" 'BEGIN { exit !(a < b) }'; then
-    best_s[$n]=$s best_cpu[$n]=$cpu best_rss[$n]=$rss
+  if [ -z "${best_s[$key]:-}" ] || awk -v a="$s" -v b="${best_s[$key]}" 'BEGIN { exit !(a < b) }'; then
+    best_s[$key]=$s best_rss[$key]=$rss
   fi
 }
 
-name=("cat (producer | cat > /dev/null)" "retry, three --retry-if rules" "retry, the same without (?i)" "retry, no rules, --no-hints (no pipe)")
-# The cases take turns, so that a burst of load elsewhere hits them alike.
-for _ in $(seq "$runs"); do
-  measure 0 sh -c 'cat "$1" | cat >/dev/null' sh "$work/data"
-  measure 1 "$work/retry" -a 1 "${rules[@]}" -- sh -c 'cat "$1" >&2' sh "$work/data" 2>/dev/null
-  measure 2 "$work/retry" -a 1 "${exact[@]}" -- sh -c 'cat "$1" >&2' sh "$work/data" 2>/dev/null
-  measure 3 "$work/retry" -a 1 --no-hints -- sh -c 'cat "$1" >&2' sh "$work/data" 2>/dev/null
-done
-
-echo "$((bytes / 1048576)) MiB of log lines through stderr, best of $runs; $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
-echo "(CPU: user+system of every process of the run, the producing cat included)"
-for n in 0 1 2 3; do
-  awk -v name="${name[$n]}" -v b="$bytes" -v s="${best_s[$n]}" -v rss="${best_rss[$n]}" -v cpu="${best_cpu[$n]}" -v cat="${best_s[0]}" \
-    'BEGIN { printf "%-38s %6.2f s %6.0f MiB/s %4.0f%% of cat %6.2f s CPU %6.1f MiB peak RSS\n", name, s, b / s / 1048576, 100 * cat / s, cpu, rss / 1024 }'
+echo "$(nproc) cores; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg); $mib MiB per corpus, best of $runs"
+for corpus in "${corpora[@]}"; do
+  data=$work/$corpus
+  "make_$corpus" "$data"
+  # No rule may match: a matched rule stops the search and flatters it.
+  for n in "${!sets[@]}"; do
+    args "$n"
+    "$retry" -a 1 -q --summary-file "$work/report" "${a[@]}" -- sh -c 'cat "$1" >&2; exit 1' sh "$data" 2>/dev/null || true
+    if grep -q '"reason": "std[a-z]* matched' "$work/report"; then
+      echo "$corpus: rule set ${sets[$n]%%	*} matched: $(grep -o '"reason": "[^"]*' "$work/report")" >&2
+      exit 1
+    fi
+  done
+  # The cases take turns, so that a burst of load elsewhere hits them alike.
+  for _ in $(seq "$runs"); do
+    measure "$corpus cat" sh -c 'cat "$1" | cat >/dev/null' sh "$data"
+    for n in "${!sets[@]}"; do
+      args "$n"
+      measure "$corpus $n" sh -c '"$@" 2>&1 | cat >/dev/null' sh "$retry" -a 1 "${a[@]}" -- sh -c 'cat "$1" >&2' sh "$data"
+    done
+  done
+  bytes=$(wc -c <"$data")
+  echo
+  echo "$corpus: $((bytes >> 20)) MiB; load average now $(cut -d' ' -f1 /proc/loadavg)"
+  printf '%-26s %8s %10s %8s %10s\n' "rule set" wall MiB/s "of cat" "peak RSS"
+  report() {
+    awk -v name="$1" -v b="$bytes" -v s="$2" -v rss="$3" -v cat="${best_s[$corpus cat]}" \
+      'BEGIN { printf "%-26s %6.3f s %10.0f %7.2fx %6.1f MiB\n", name, s, b / s / 1048576, cat / s, rss / 1024 }'
+  }
+  report "cat | cat" "${best_s[$corpus cat]}" "${best_rss[$corpus cat]}"
+  for n in "${!sets[@]}"; do
+    report "${sets[$n]%%	*}" "${best_s[$corpus $n]}" "${best_rss[$corpus $n]}"
+  done
+  rm -f "$data"
 done

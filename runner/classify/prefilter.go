@@ -20,7 +20,7 @@ import (
 // would expand to more than maxCross strings, ends the literal there. The
 // alternatives of an alternation are never capped.
 const (
-	maxClass = 16
+	maxClass = 32
 	maxCross = 256
 )
 

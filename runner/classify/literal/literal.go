@@ -9,7 +9,11 @@
 // vectorises: text where no anchor occurs is crossed at memory speed.
 package literal
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/binary"
+	"slices"
+)
 
 // String is one literal to find.
 type String struct {
@@ -22,14 +26,20 @@ type String struct {
 // Set is a compiled list of Strings, searched by its Scanners. It is
 // immutable and may be shared.
 type Set struct {
-	lits   []lit
-	maxLen int
+	lits  []lit
+	keys  [][]int16        // by string: the anchor keys it holds
+	byKey [numKeys][]int32 // by key: the strings that hold it
 }
 
 // lit is a String as the search uses it.
 type lit struct {
 	text []byte // lower case when fold
 	fold bool
+	// A first check of the first 8 bytes, when the string has them: the
+	// bytes read as a little-endian word, or-ed with mask (0x20 on the
+	// letters of a folded string), equal head.
+	head8      bool
+	head, mask uint64
 }
 
 // NewSet compiles ss; a String's index in ss is its id. An empty String is
@@ -43,8 +53,26 @@ func NewSet(ss []String) *Set {
 				l.text[j] = lower[c]
 			}
 		}
+		if len(l.text) >= 8 {
+			l.head8 = true
+			l.head = binary.LittleEndian.Uint64(l.text)
+			for j, c := range l.text[:8] {
+				if l.fold && 'a' <= c && c <= 'z' {
+					l.mask |= 0x20 << (8 * j)
+				}
+			}
+		}
 		s.lits[i] = l
-		s.maxLen = max(s.maxLen, len(l.text))
+		var seen [numKeys]bool
+		var keys []int16
+		for _, c := range l.text {
+			if k := keyOf(c, l.fold); !seen[k] {
+				seen[k] = true
+				keys = append(keys, int16(k))
+				s.byKey[k] = append(s.byKey[k], int32(i))
+			}
+		}
+		s.keys = append(s.keys, keys)
 	}
 	return s
 }
@@ -91,9 +119,14 @@ type Scanner struct {
 	b    []byte
 
 	anchors [256]anchor // by byte value
-	active  []byte      // the anchor bytes in use
-	cur     int         // the anchor whose entries are being checked, -1 none
-	ent     int         // the next entry of cur to check
+	active  []byte      // the anchor bytes searched with IndexByte
+	cur     int         // the anchor whose entries are being checked, -1 none, common for the common ones
+	// The common anchor bytes, found together in one scan: where the next
+	// holds, and its entry.
+	common     [256]bool
+	commonList []byte
+	commonAt   int
+	commonEnt  int
 
 	untune int  // bytes to search before the anchors are chosen again
 	seen   int  // bytes searched so far, up to a limit
@@ -108,19 +141,69 @@ type anchor struct {
 	at   int // position of that occurrence; -1 not searched yet, len(b) none
 	ent  int // the entry that held there
 	ents []entry
+	// The entries sorted by the neighbour byte they check first, the one
+	// after the anchor (byNext), else the one before (byPrev), in lower
+	// case; single bytes, which have none, come last, from alone on.
+	idx   *[2][257]uint16
+	alone int
 }
+
+// The neighbour an entry checks first.
+const (
+	byNext = iota
+	byPrev
+	byNone
+)
 
 // entry is a string anchored at one of its bytes: the anchor is off bytes
 // after the string's start.
 type entry struct {
-	lit *lit
-	id  int32
-	off int32
+	lit  *lit
+	id   int32
+	off  int32
+	side uint8 // byNext, byPrev or byNone
+	key  byte  // the neighbour, in lower case
+}
+
+// bucket returns the entries of a whose neighbour on side is c.
+func (a *anchor) bucket(side int, c byte) (from, to int) {
+	k := lower[c]
+	return int(a.idx[side][k]), int(a.idx[side][int(k)+1])
+}
+
+// index sorts a's entries by neighbour and builds the table of buckets.
+func (a *anchor) index() {
+	slices.SortFunc(a.ents, func(x, y entry) int {
+		if x.side != y.side {
+			return int(x.side) - int(y.side)
+		}
+		return int(x.key) - int(y.key)
+	})
+	if a.idx == nil {
+		a.idx = new([2][257]uint16)
+	}
+	a.alone = len(a.ents)
+	i := 0
+	for side := range 2 {
+		for k := range 257 {
+			for i < len(a.ents) && int(a.ents[i].side) == side && int(a.ents[i].key) < k {
+				i++
+			}
+			a.idx[side][k] = uint16(i)
+		}
+	}
+	for j, e := range a.ents {
+		if e.side == byNone {
+			a.alone = j
+			break
+		}
+	}
 }
 
 // NewScanner returns a Scanner for s.
 func (s *Set) NewScanner() *Scanner {
-	sc := &Scanner{set: s, off: make([]bool, len(s.lits)), cur: -1, active: make([]byte, 0, 256)}
+	sc := &Scanner{set: s, off: make([]bool, len(s.lits)), cur: -1, active: make([]byte, 0, 256), commonList: make([]byte, 0, 256)}
+	sc.t.covered = make([]bool, len(s.lits))
 	for i, l := range s.lits {
 		sc.off[i] = len(l.text) == 0 // never found
 		if !sc.off[i] {
@@ -166,7 +249,11 @@ func (sc *Scanner) Reset(b []byte) {
 	for _, c := range sc.active {
 		sc.anchors[c].at = -1
 	}
+	sc.commonAt = -1
 }
+
+// common stands for the common anchor bytes in Scanner.cur.
+const common = 256
 
 // Next returns the next occurrence in the run given to Reset: its start and
 // the string's id. Every occurrence of every string still searched for is
@@ -174,7 +261,10 @@ func (sc *Scanner) Reset(b []byte) {
 // the lines of the run, for strings that hold no newline, come in order.
 func (sc *Scanner) Next() (start, id int, ok bool) {
 	b := sc.b
-	if sc.cur >= 0 {
+	switch {
+	case sc.cur == common:
+		sc.commonAt, sc.commonEnt = sc.findCommon(sc.commonAt, sc.commonEnt+1)
+	case sc.cur >= 0:
 		a := &sc.anchors[sc.cur]
 		a.at, a.ent = sc.find(a, byte(sc.cur), a.at, a.ent+1)
 	}
@@ -188,28 +278,98 @@ func (sc *Scanner) Next() (start, id int, ok bool) {
 			best, at = int(c), a.at
 		}
 	}
-	sc.cur = best
-	if best < 0 {
-		return 0, 0, false
+	if len(sc.commonList) > 0 {
+		if sc.commonAt < 0 {
+			sc.commonAt, sc.commonEnt = sc.findCommon(0, 0)
+		}
+		if sc.commonAt < at {
+			best, at = common, sc.commonAt
+		}
 	}
-	e := &sc.anchors[best].ents[sc.anchors[best].ent]
+	sc.cur = best
+	var e *entry
+	switch {
+	case best < 0:
+		return 0, 0, false
+	case best == common:
+		e = &sc.anchors[b[at]].ents[sc.commonEnt]
+	default:
+		e = &sc.anchors[best].ents[sc.anchors[best].ent]
+	}
 	return at - int(e.off), int(e.id), true
 }
 
 // find returns the first place, from entry ent at position p of anchor byte
 // c on, where an entry of a holds.
 func (sc *Scanner) find(a *anchor, c byte, p, ent int) (int, int) {
-	b := sc.b
+	for p < len(sc.b) {
+		if i := sc.check(a, p, ent); i >= 0 {
+			return p, i
+		}
+		p, ent = indexFrom(sc.b, p+1, c), 0
+	}
+	return len(sc.b), 0
+}
+
+// findCommon is find for all the common anchor bytes at once: a scan that
+// costs the same however many there are.
+func (sc *Scanner) findCommon(p, ent int) (int, int) {
+	b, common := sc.b, &sc.common
 	for p < len(b) {
-		for ; ent < len(a.ents); ent++ {
-			e := &a.ents[ent]
-			if e.lit.at(b, p-int(e.off)) && !sc.off[e.id] {
-				return p, ent
+		if common[b[p]] {
+			if i := sc.check(&sc.anchors[b[p]], p, ent); i >= 0 {
+				return p, i
 			}
 		}
-		p, ent = indexFrom(b, p+1, c), 0
+		p, ent = p+1, 0
+		for p+4 <= len(b) && !(common[b[p]] || common[b[p+1]] || common[b[p+2]] || common[b[p+3]]) {
+			p += 4
+		}
+		for p < len(b) && !common[b[p]] {
+			p++
+		}
 	}
 	return len(b), 0
+}
+
+// check returns the first entry of a, from ent on, that holds with its
+// anchor at p, or -1.
+func (sc *Scanner) check(a *anchor, p, ent int) int {
+	b := sc.b
+	if p+1 < len(b) {
+		k := lower[b[p+1]]
+		for i := max(int(a.idx[byNext][k]), ent); i < int(a.idx[byNext][int(k)+1]); i++ {
+			if sc.holds(&a.ents[i], p) {
+				return i
+			}
+		}
+	}
+	if p > 0 {
+		k := lower[b[p-1]]
+		for i := max(int(a.idx[byPrev][k]), ent); i < int(a.idx[byPrev][int(k)+1]); i++ {
+			if sc.holds(&a.ents[i], p) {
+				return i
+			}
+		}
+	}
+	for i := max(a.alone, ent); i < len(a.ents); i++ {
+		if sc.holds(&a.ents[i], p) {
+			return i
+		}
+	}
+	return -1
+}
+
+// holds reports whether e's string occurs with its anchor at p.
+func (sc *Scanner) holds(e *entry, p int) bool {
+	s := p - int(e.off)
+	if s < 0 || s+len(e.lit.text) > len(sc.b) {
+		return false
+	}
+	if e.lit.head8 && binary.LittleEndian.Uint64(sc.b[s:])|e.lit.mask != e.lit.head {
+		return false
+	}
+	return !sc.off[e.id] && e.lit.at(sc.b, s)
 }
 
 // indexFrom is the position of the first c in b at or after from, len(b)

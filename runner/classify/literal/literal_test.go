@@ -156,6 +156,11 @@ func FuzzScanner(f *testing.F) {
 		// a second run after the first, and one cut in two
 		check(t, ss, sc, text)
 		check(t, ss, sc, text[:len(text)/2])
+		// the text repeated, so that its bytes' counts choose the anchors
+		if len(text) > 0 {
+			long := bytes.Repeat(text, sample/len(text)+1)
+			check(t, ss, NewSet(ss).NewScanner(), long)
+		}
 	})
 }
 
@@ -179,4 +184,22 @@ func BenchmarkScanner(b *testing.B) {
 			}
 		}
 	}
+}
+
+// TestCommonAnchors makes every anchor byte common, so that the strings are
+// found by the shared scan rather than by IndexByte, and checks both ways.
+func TestCommonAnchors(t *testing.T) {
+	ss := []String{{Text: "eta"}, {Text: "Tea", Fold: true}, {Text: "ate"}, {Text: "zeta q"}, {Text: "e"}}
+	r := rand.New(rand.NewPCG(3, 4))
+	var b bytes.Buffer
+	for b.Len() < 64<<10 {
+		b.WriteByte("eatETA \nzq"[r.IntN(10)])
+	}
+	sc := NewSet(ss).NewScanner()
+	sc.Reset(b.Bytes())
+	if len(sc.commonList) == 0 {
+		t.Fatalf("no common anchor on text of five letters; anchors %q", sc.active)
+	}
+	check(t, ss, sc, b.Bytes())
+	check(t, ss, sc, b.Bytes()[1000:3000])
 }

@@ -2,13 +2,27 @@ package literal
 
 import "strings"
 
-// tuner chooses each string's anchor: the byte of the string that costs
-// least to search for in text like the sample. Its tables live in the
-// Scanner so that choosing again allocates nothing.
+// An anchor key is what a string is anchored on: a byte value, or for a
+// folded string one of the 26 letters, which stands for both its bytes.
+const numKeys = 256 + 26
+
+func keyOf(c byte, fold bool) int {
+	if fold && 'a' <= c && c <= 'z' {
+		return 256 + int(c-'a')
+	}
+	return int(c)
+}
+
+// tuner chooses the anchors. Its tables live in the Scanner so that
+// choosing again allocates nothing.
 type tuner struct {
-	count [256]int32
-	est   [256]float64 // how often each byte occurs, per byte of text
-	used  [256]bool
+	hist    [256]int32
+	est     [256]float64 // how often each byte occurs, per byte of text
+	used    [256]bool    // the byte is an anchor
+	planned [256]bool    // the byte is an anchor of a chosen key
+	count   [numKeys]int32
+	chosen  [numKeys]bool
+	covered []bool // by string
 }
 
 // pass is what one more anchor byte costs, in occurrences per byte of text:
@@ -18,60 +32,167 @@ const pass = 1.0 / 300
 
 // priorWeight is how many bytes of text the guess of byteFrequency counts
 // for beside the sample.
-const priorWeight = 512
+const priorWeight = 256
 
-// choose sets sc's anchors for the strings still searched for.
+// choose sets sc's anchors for the strings still searched for: a greedy
+// cover of the strings by keys, the key that covers most strings for what
+// its occurrences and passes cost first, then each string on the rarest
+// chosen key it holds.
 func (t *tuner) choose(sc *Scanner, sample []byte) {
-	t.count = [256]int32{}
+	t.hist = [256]int32{}
 	for _, c := range sample {
-		t.count[c]++
+		t.hist[c]++
 	}
 	n := float64(len(sample))
 	for c := range t.est {
-		t.est[c] = (float64(t.count[c]) + prior[c]*priorWeight) / (n + priorWeight)
+		t.est[c] = (float64(t.hist[c]) + prior[c]*priorWeight) / (n + priorWeight)
 	}
 	for _, c := range sc.active {
-		sc.anchors[c].ents = sc.anchors[c].ents[:0]
+		sc.anchors[c] = anchor{ents: sc.anchors[c].ents[:0], idx: sc.anchors[c].idx}
 		t.used[c] = false
 	}
-	sc.active = sc.active[:0]
+	for _, c := range sc.commonList {
+		sc.anchors[c] = anchor{ents: sc.anchors[c].ents[:0], idx: sc.anchors[c].idx}
+		t.used[c] = false
+		sc.common[c] = false
+	}
+	sc.active, sc.commonList = sc.active[:0], sc.commonList[:0]
+	t.count = [numKeys]int32{}
+	t.chosen = [numKeys]bool{}
+	left := 0
+	for id := range sc.set.lits {
+		t.covered[id] = sc.off[id]
+		if !sc.off[id] {
+			left++
+			for _, k := range sc.set.keys[id] {
+				t.count[k]++
+			}
+		}
+	}
+	for left > 0 {
+		best, bestRatio := -1, 0.0
+		for k, n := range t.count {
+			if n == 0 || t.chosen[k] {
+				continue
+			}
+			if r := float64(n) / t.cost(k); r > bestRatio {
+				best, bestRatio = k, r
+			}
+		}
+		t.chosen[best] = true
+		for _, c := range t.bytes(best) {
+			t.planned[c] = true
+		}
+		for _, id := range sc.set.byKey[best] {
+			if !t.covered[id] {
+				t.covered[id] = true
+				left--
+				for _, k := range sc.set.keys[id] {
+					t.count[k]--
+				}
+			}
+		}
+	}
+	t.planned = [256]bool{}
 	for id, l := range sc.set.lits {
 		if sc.off[id] {
 			continue
 		}
-		best, bestCost := -1, 0.0
+		best, bestFreq := -1, 0.0
 		for i, c := range l.text {
-			cost := t.cost(c)
-			if l.fold && 'a' <= c && c <= 'z' {
-				cost += t.cost(c - 'a' + 'A')
-			}
-			if best < 0 || cost < bestCost {
-				best, bestCost = i, cost
+			k := keyOf(c, l.fold)
+			if f := t.freq(k); t.chosen[k] && (best < 0 || f < bestFreq) {
+				best, bestFreq = i, f
 			}
 		}
-		c, e := l.text[best], entry{lit: &sc.set.lits[id], id: int32(id), off: int32(best)}
-		t.add(sc, c, e)
-		if l.fold && 'a' <= c && c <= 'z' {
-			t.add(sc, c-'a'+'A', e)
+		e := entry{lit: &sc.set.lits[id], id: int32(id), off: int32(best)}
+		for _, c := range t.bytes(keyOf(l.text[best], l.fold)) {
+			t.add(sc, c, e)
 		}
+	}
+	for _, c := range sc.active {
+		sc.anchors[c].index()
+	}
+	// Anchor bytes so common that IndexByte would return every few dozen
+	// bytes are found together by one scan, when they add up to enough.
+	total := 0.0
+	for _, c := range sc.active {
+		if t.est[c] >= commonFreq {
+			total += t.est[c]
+		}
+	}
+	if total >= commonTotal {
+		rare := sc.active[:0]
+		for _, c := range sc.active {
+			if t.est[c] >= commonFreq {
+				sc.common[c] = true
+				sc.commonList = append(sc.commonList, c)
+			} else {
+				rare = append(rare, c)
+			}
+		}
+		sc.active = rare
 	}
 }
 
-// cost is what anchoring one more string on c adds.
-func (t *tuner) cost(c byte) float64 {
-	if t.used[c] {
-		return t.est[c]
+// An anchor byte is common when it occurs at least once in commonFreq
+// bytes; the common ones share one scan when together they occur at least
+// once in commonTotal bytes: the scan costs about what an IndexByte pass
+// would for an anchor that often.
+const (
+	commonFreq  = 1.0 / 128
+	commonTotal = 1.0 / 40
+)
+
+// bytes returns the byte values of key k.
+func (t *tuner) bytes(k int) []byte {
+	if k < 256 {
+		return []byte{byte(k)}
 	}
-	return t.est[c] + pass
+	return []byte{byte('a' + k - 256), byte('A' + k - 256)}
 }
 
+// freq is how often key k occurs, per byte of text.
+func (t *tuner) freq(k int) float64 {
+	if k < 256 {
+		return t.est[k]
+	}
+	return t.est['a'+k-256] + t.est['A'+k-256]
+}
+
+// cost is what anchoring on key k costs: its occurrences and the passes of
+// bytes not yet searched.
+func (t *tuner) cost(k int) float64 {
+	c := t.freq(k)
+	for _, b := range t.bytes(k) {
+		if !t.planned[b] {
+			c += pass
+		}
+	}
+	return c
+}
+
+// add anchors entry e on byte c.
 func (t *tuner) add(sc *Scanner, c byte, e entry) {
+	a := &sc.anchors[c]
 	if !t.used[c] {
 		t.used[c] = true
 		sc.active = append(sc.active, c)
 	}
-	sc.anchors[c].ents = append(sc.anchors[c].ents, e)
+	text, off := e.lit.text, int(e.off)
+	switch {
+	case off+1 < len(text):
+		e.side, e.key = byNext, lower[text[off+1]]
+	case off > 0:
+		e.side, e.key = byPrev, lower[text[off-1]]
+	default:
+		e.side = byNone
+	}
+	a.ents = append(a.ents, e)
 }
+
+// Frequency guesses the share of the bytes of command output that are c.
+func Frequency(c byte) float64 { return prior[c] }
 
 // prior is a guess at how often each byte occurs in command output (English
 // text, logs, paths, numbers), per byte, for when little text has been seen.
@@ -86,9 +207,6 @@ var prior = func() (p [256]float64) {
 	}
 	return p
 }()
-
-// Frequency guesses the share of the bytes of command output that are c.
-func Frequency(c byte) float64 { return prior[c] }
 
 // byteFrequency ranks b by how often it appears in typical command output.
 func byteFrequency(b byte) int {

@@ -1,0 +1,104 @@
+package classify
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// corpus returns size bytes of one kind of output, with no line that a
+// preset or the three rules below match.
+func corpus(kind string, size int) []byte {
+	var b bytes.Buffer
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; b.Len() < size; i++ {
+		switch kind {
+		case "log":
+			switch {
+			case i%50 == 0:
+				b.WriteString("    at com.example.service.Handler.process(Handler.java:123) caused by upstream latency\n")
+			case i%7 == 0:
+				fmt.Fprintf(&b, "2026-11-30T07:00:%02d.%03dZ WARN cache miss key=user:%d:profile backend=redis-%d retries=0\n", i%60, i%1000, i*31, i%5)
+			default:
+				fmt.Fprintf(&b, "2026-11-30T07:00:%02d.%03dZ INFO request id=%d path=/api/v1/items/%d status=200 bytes=%d took=%dms\n",
+					i%60, i%1000, i, i*7, i*13%9000, i%97)
+			}
+		case "build":
+			pkg := [...]string{"internal/abi", "runtime", "net/http", "encoding/json", "github.com/spf13/cobra", "golang.org/x/sys/unix"}[i%6]
+			switch i % 4 {
+			case 0:
+				fmt.Fprintf(&b, "mkdir -p $WORK/b%03d/\n", i%500)
+			case 1:
+				fmt.Fprintf(&b, "cat >/tmp/go-build%d/b%03d/importcfg << 'EOF' # internal\npackagefile %s=/root/.cache/go-build/%02x/%x-d\nEOF\n", i, i%500, pkg, i%256, i*2654435761)
+			case 2:
+				fmt.Fprintf(&b, "cd /work/src/%s\n/usr/lib/go/pkg/tool/linux_amd64/compile -o $WORK/b%03d/_pkg_.a -trimpath \"$WORK/b%03d=>\" -p %s -lang=go1.26 -complete -buildid %x/%x -goversion go1.26.8 -c=2 -nolocalimports -importcfg $WORK/b%03d/importcfg -pack ./a.go ./b.go\n", pkg, i%500, i%500, pkg, i, i*7, i%500)
+			default:
+				fmt.Fprintf(&b, "=== RUN   TestMatcherRules/case_%d\n--- PASS: TestMatcherRules/case_%d (0.00s)\n", i, i)
+			}
+		case "base64":
+			raw := make([]byte, 57)
+			for j := range raw {
+				raw[j] = byte(r.Uint32())
+			}
+			b.WriteString(base64.StdEncoding.EncodeToString(raw))
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()[:size]
+}
+
+// BenchmarkMatcherCorpus feeds each corpus, in 128 KiB writes as retry's
+// copy loop makes them, to a matcher under each rule set: bytes/s and
+// allocations per write (B/op and allocs/op are per write here).
+func BenchmarkMatcherCorpus(b *testing.B) {
+	var all []*Pattern
+	sets := []struct {
+		name  string
+		rules []*Pattern
+	}{
+		{"none", nil},
+		{"three", mustPatterns(b, "connection refused", "(?i)timed? ?out", "HTTP/[0-9.]+ 50[234] ")},
+	}
+	for _, p := range Presets() {
+		var r Rules
+		if err := r.AddPreset(p); err != nil {
+			b.Fatal(err)
+		}
+		ps := append(r.StopIf, r.RetryIf...)
+		all = append(all, ps...)
+		sets = append(sets, struct {
+			name  string
+			rules []*Pattern
+		}{p.Name, ps})
+	}
+	sets = append(sets, struct {
+		name  string
+		rules []*Pattern
+	}{"all", all})
+	const write = 128 << 10
+	for _, kind := range []string{"log", "build", "base64"} {
+		data := corpus(kind, 8<<20)
+		for _, set := range sets {
+			b.Run(kind+"/"+set.name, func(b *testing.B) {
+				m := NewMatcher(Watch{RetryIf: set.rules, Hints: true})
+				w := m.Writer("stderr")
+				w.Write(data[:write]) // compile the search
+				b.SetBytes(write)
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					if i+write > len(data) {
+						i = 0
+					}
+					w.Write(data[i : i+write])
+					i += write
+				}
+				if out := m.Output(); out.RetryIf != nil {
+					b.Fatalf("%s matched %q", out.RetryIf.Pattern, out.RetryIf.Line)
+				}
+			})
+		}
+	}
+}

@@ -30,7 +30,15 @@ type Pattern struct {
 	From string
 	expr string
 	re   *regexp.Regexp
+	once sync.Once
 	lits []literal.String // one is in every match; nil for none
+}
+
+// literals returns the strings one of which every match holds, reduced
+// from the expression when a matcher first needs them.
+func (p *Pattern) literals() []literal.String {
+	p.once.Do(func() { p.lits = literals(p.expr) })
+	return p.lits
 }
 
 // CompilePattern compiles a Go RE2 expression matched against single lines.
@@ -44,7 +52,7 @@ func CompilePattern(expr string) (*Pattern, error) {
 		}
 		return nil, fmt.Errorf("bad regular expression %q: %v", expr, err)
 	}
-	return &Pattern{expr: expr, re: re, lits: literals(expr)}, nil
+	return &Pattern{expr: expr, re: re}, nil
 }
 
 // CompileHintPattern compiles a --hint-pattern: a line expression with
@@ -209,11 +217,12 @@ func (m *Matcher) build() {
 	var owners [][]*probe
 	m.probes = m.all()
 	for _, p := range m.probes {
-		if p.pat.lits == nil {
+		lits := p.pat.literals()
+		if lits == nil {
 			p.always = true
 			continue
 		}
-		for _, l := range p.pat.lits {
+		for _, l := range lits {
 			id, ok := ids[l]
 			if !ok {
 				id = len(ss)

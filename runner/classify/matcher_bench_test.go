@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"testing"
 )
 
@@ -101,4 +102,47 @@ func BenchmarkMatcherCorpus(b *testing.B) {
 			})
 		}
 	}
+}
+
+// presetExprs returns the expressions of every preset's rules.
+func presetExprs() []string {
+	var exprs []string
+	for _, p := range Presets() {
+		for _, r := range p.Rules {
+			if r.Kind != RetryOn && r.Kind != StopOn {
+				exprs = append(exprs, r.Value)
+			}
+		}
+	}
+	return exprs
+}
+
+// BenchmarkCompileSearch measures what compiling the literal search of all
+// presets together costs: reducing every expression to literals (done by
+// CompilePattern), and the search a matcher builds on its first line (with
+// the Retry-After hint's expression, compiled then too).
+func BenchmarkCompileSearch(b *testing.B) {
+	exprs := presetExprs()
+	b.Run("literals", func(b *testing.B) {
+		for b.Loop() {
+			for _, e := range exprs {
+				literals(e)
+			}
+		}
+	})
+	pats := mustPatterns(b, exprs...)
+	b.Run("matcher", func(b *testing.B) {
+		line := []byte("first line\n")
+		for b.Loop() {
+			m := NewMatcher(Watch{RetryIf: pats, Hints: true})
+			m.Writer("stderr").Write(line)
+		}
+	})
+	b.Run("regexp", func(b *testing.B) { // for scale: the expressions themselves
+		for b.Loop() {
+			for _, e := range exprs {
+				regexp.MustCompile(e)
+			}
+		}
+	})
 }

@@ -309,6 +309,15 @@ func weight(ls []literal.String) float64 {
 }
 
 func dedupe(ls []literal.String) []literal.String {
+	if len(ls) <= 16 {
+		for i := 0; i < len(ls); i++ {
+			if slices.Contains(ls[:i], ls[i]) {
+				ls = slices.Delete(ls, i, i+1)
+				i--
+			}
+		}
+		return ls
+	}
 	seen := make(map[literal.String]bool, len(ls))
 	return slices.DeleteFunc(ls, func(l literal.String) bool {
 		if seen[l] {

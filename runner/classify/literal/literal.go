@@ -45,9 +45,19 @@ type lit struct {
 // NewSet compiles ss; a String's index in ss is its id. An empty String is
 // never found.
 func NewSet(ss []String) *Set {
-	s := &Set{lits: make([]lit, len(ss))}
+	s := &Set{lits: make([]lit, len(ss)), keys: make([][]int16, len(ss))}
+	size := 0
+	for _, str := range ss {
+		size += len(str.Text)
+	}
+	text := make([]byte, 0, size)
+	keys := make([]int16, 0, size)
+	var count [numKeys]int
+	var seen [numKeys]int // the string that last held each key, plus one
 	for i, str := range ss {
-		l := lit{text: []byte(str.Text), fold: str.Fold}
+		start := len(text)
+		text = append(text, str.Text...)
+		l := lit{text: text[start:len(text):len(text)], fold: str.Fold}
 		if l.fold {
 			for j, c := range l.text {
 				l.text[j] = lower[c]
@@ -63,16 +73,24 @@ func NewSet(ss []String) *Set {
 			}
 		}
 		s.lits[i] = l
-		var seen [numKeys]bool
-		var keys []int16
+		start = len(keys)
 		for _, c := range l.text {
-			if k := keyOf(c, l.fold); !seen[k] {
-				seen[k] = true
+			if k := keyOf(c, l.fold); seen[k] != i+1 {
+				seen[k] = i + 1
 				keys = append(keys, int16(k))
-				s.byKey[k] = append(s.byKey[k], int32(i))
+				count[k]++
 			}
 		}
-		s.keys = append(s.keys, keys)
+		s.keys[i] = keys[start:len(keys):len(keys)]
+	}
+	ids := make([]int32, len(keys))
+	for k, n := range count {
+		s.byKey[k], ids = ids[:0:n], ids[n:]
+	}
+	for i, ks := range s.keys {
+		for _, k := range ks {
+			s.byKey[k] = append(s.byKey[k], int32(i))
+		}
 	}
 	return s
 }

@@ -61,6 +61,7 @@ func BenchmarkMatcherCorpus(b *testing.B) {
 	}{
 		{"none", nil},
 		{"three", mustPatterns(b, "connection refused", "(?i)timed? ?out", "HTTP/[0-9.]+ 50[234] ")},
+		{"noliteral", mustPatterns(b, `^\d+$`)}, // every line goes to the regexp
 	}
 	for _, p := range Presets() {
 		var r Rules

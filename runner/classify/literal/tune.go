@@ -1,6 +1,9 @@
 package literal
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // An anchor key is what a string is anchored on: a byte value, or for a
 // folded string one of the 26 letters, which stands for both its bytes.
@@ -43,7 +46,7 @@ func (t *tuner) choose(sc *Scanner, sample []byte) {
 	for _, c := range sample {
 		t.hist[c]++
 	}
-	n := float64(len(sample))
+	n, prior := float64(len(sample)), prior()
 	for c := range t.est {
 		t.est[c] = (float64(t.hist[c]) + prior[c]*priorWeight) / (n + priorWeight)
 	}
@@ -192,11 +195,13 @@ func (t *tuner) add(sc *Scanner, c byte, e entry) {
 }
 
 // Frequency guesses the share of the bytes of command output that are c.
-func Frequency(c byte) float64 { return prior[c] }
+func Frequency(c byte) float64 { return prior()[c] }
 
 // prior is a guess at how often each byte occurs in command output (English
 // text, logs, paths, numbers), per byte, for when little text has been seen.
-var prior = func() (p [256]float64) {
+// It is computed when first needed, not when retry starts.
+var prior = sync.OnceValue(func() (p *[256]float64) {
+	p = new([256]float64)
 	total := 0.0
 	for c := range p {
 		p[c] = float64(byteFrequency(byte(c)))
@@ -206,7 +211,7 @@ var prior = func() (p [256]float64) {
 		p[c] /= total
 	}
 	return p
-}()
+})
 
 // byteFrequency ranks b by how often it appears in typical command output.
 func byteFrequency(b byte) int {

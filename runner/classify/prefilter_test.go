@@ -2,7 +2,9 @@ package classify
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/b0a38808/retry/runner/classify/literal"
 )
@@ -65,4 +67,103 @@ func TestLiterals(t *testing.T) {
 			t.Errorf("literals(%q) = %+v, want %+v", tt.expr, got, tt.want)
 		}
 	}
+}
+
+// presetLines are messages the presets' tools print, and near misses.
+var presetLines = []string{
+	"fatal: Authentication failed for 'https://example.com/r.git/'",
+	"FATAL: AUTHENTICATION FAILED FOR 'x'",
+	"git@example.com: Permission denied (publickey).",
+	"remote: Repository not found.",
+	"fatal: repository 'https://example.com/x/' not found",
+	"Host \u212aey verification failed.",
+	"fatal: could not read Username for 'https://example.com': terminal prompts disabled",
+	"fatal: could not read Pa\u017fsword for 'https://example.com'",
+	"fatal: unable to access 'https://example.com/': Could not resolve host: example.com",
+	"error: RPC failed; HTTP 503 curl 22 The requested URL returned error: 503",
+	"fatal: the remote end hung up unexpectedly",
+	"ssh: connect to host example.com port 22: Connection refused",
+	"fatal: Unable to create '/r/.git/index.lock': File exists.",
+	"curl: (22) The requested URL returned error: 503",
+	"curl: (22) The requested URL returned error: 404",
+	"HTTP/1.1 503 Service Unavailable",
+	"< http/2 429",
+	"HTTP/2 200",
+	"upstream said 502 Bad Gateway",
+	"E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 1234 (apt-get)",
+	"E: Unable to locate package nope",
+	"Err:1 http://deb.debian.org/debian bookworm InRelease Temporary failure resolving 'deb.debian.org'",
+	"E: Failed to fetch http://deb.debian.org/x.deb  503  Service Unavailable [IP: 1.2.3.4 80]",
+	"Connection closed by 10.0.0.1 port 22",
+	"kex_exchange_identification: read: Connection reset by peer",
+	"npm ERR! code E404",
+	"npm error code ETIMEDOUT",
+	"npm ERR! network request to https://registry.npmjs.org/x failed",
+	"go: example.com/m@v1.0.0: reading https://proxy.golang.org/example.com/m/@v/v1.0.0.mod: 503 Service Unavailable",
+	"verifying example.com/m@v1.0.0: checksum mismatch",
+	"go: downloading example.com/m v1.0.0",
+	"Error response from daemon: pull access denied for nope, repository does not exist",
+	"toomanyrequests: You have reached your pull rate limit.",
+	"received unexpected HTTP status: 503 Service Unavailable",
+	"Error from server (NotFound): pods \"x\" not found",
+	"Error from server (ServiceUnavailable): the server is currently unable to handle the request",
+	"The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?",
+	"2026-12-01 09:00:00 ERROR 503: Service Unavailable.",
+	"Retry-After: 30",
+	"nothing to see here",
+}
+
+// presetWatch is every preset's output rules at once, with the hint.
+func presetWatch(t testing.TB) Watch {
+	var r Rules
+	for _, p := range Presets() {
+		if err := r.AddPreset(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return Watch{StopIf: r.StopIf, RetryIf: r.RetryIf, Hints: true, Now: func() time.Time { return testNow }}
+}
+
+// TestPresetLines checks that the literal search loses no match of a
+// preset rule on real messages, in any case the rule allows.
+func TestPresetLines(t *testing.T) {
+	w := presetWatch(t)
+	matched := 0
+	for _, line := range presetLines {
+		for _, l := range []string{line, strings.ToUpper(line), strings.ToLower(line)} {
+			for _, p := range append(w.StopIf, w.RetryIf...) {
+				one := Watch{RetryIf: []*Pattern{p}, Hints: true, Now: w.Now}
+				m := NewMatcher(one)
+				feed(m, "stderr", l+"\n")
+				got, want := m.Output(), reference(one, []byte(l+"\n"))
+				if show(got.RetryIf) != show(want.RetryIf) {
+					t.Errorf("%s %q on %q: matcher %q, regexp %q", p.From, p.expr, l, show(got.RetryIf), show(want.RetryIf))
+				}
+				if got.RetryIf != nil {
+					matched++
+				}
+			}
+		}
+	}
+	if matched < 50 {
+		t.Errorf("only %d (line, rule) pairs matched: the lines no longer exercise the presets", matched)
+	}
+}
+
+// FuzzMatcherPresets runs every preset at once over mutated real messages
+// against the line-by-line reference.
+func FuzzMatcherPresets(f *testing.F) {
+	for _, l := range presetLines {
+		f.Add([]byte(l + "\n" + strings.ToUpper(l) + "\n"))
+	}
+	w := presetWatch(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m := NewMatcher(w)
+		feed(m, "stderr", string(data))
+		got, want := m.Output(), reference(w, data)
+		if show(got.StopIf) != show(want.StopIf) || show(got.RetryIf) != show(want.RetryIf) || got.Hint != want.Hint {
+			t.Fatalf("matcher found stop %q retry %q hint %v\nreference found stop %q retry %q hint %v",
+				show(got.StopIf), show(got.RetryIf), got.Hint, show(want.StopIf), show(want.RetryIf), want.Hint)
+		}
+	})
 }

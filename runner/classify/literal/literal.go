@@ -146,8 +146,8 @@ type Scanner struct {
 	commonAt   int
 	commonEnt  int
 
+	tuned  bool // the anchors have been chosen
 	untune int  // bytes to search before the anchors are chosen again
-	seen   int  // bytes searched so far, up to a limit
 	retune bool // Disable changed the strings: choose again at the next Reset
 	t      tuner
 }
@@ -252,18 +252,28 @@ const (
 )
 
 // Reset starts the search of b. Next then reports the occurrences in b.
+// The anchors are chosen on the first run, again after warmup bytes and
+// then every retune bytes, each time from the first sample bytes seen once
+// the time has come (runs of a line or two add up), and after Disable.
 func (sc *Scanner) Reset(b []byte) {
 	sc.b, sc.cur = b, -1
-	if sc.untune <= 0 || sc.retune {
-		sc.t.choose(sc, b[:min(len(b), sample)])
-		sc.retune = false
-		sc.untune = retune
-		if sc.seen < warmup {
-			sc.untune = warmup
+	switch {
+	case !sc.tuned:
+		sc.t.add(b)
+		sc.t.estimate()
+		sc.t.choose(sc)
+		sc.tuned, sc.untune = true, warmup
+	case sc.untune <= 0:
+		if sc.t.add(b); sc.t.n >= sample {
+			sc.t.estimate()
+			sc.t.choose(sc)
+			sc.untune = retune
 		}
+	case sc.retune:
+		sc.t.choose(sc)
 	}
+	sc.retune = false
 	sc.untune -= len(b)
-	sc.seen = min(sc.seen+len(b), warmup)
 	for _, c := range sc.active {
 		sc.anchors[c].at = -1
 	}

@@ -19,7 +19,8 @@ func keyOf(c byte, fold bool) int {
 // tuner chooses the anchors. Its tables live in the Scanner so that
 // choosing again allocates nothing.
 type tuner struct {
-	hist    [256]int32
+	hist    [256]int32   // bytes counted since the last estimate
+	n       int          // how many
 	est     [256]float64 // how often each byte occurs, per byte of text
 	used    [256]bool    // the byte is an anchor
 	planned [256]bool    // the byte is an anchor of a chosen key
@@ -37,19 +38,29 @@ const pass = 1.0 / 300
 // for beside the sample.
 const priorWeight = 256
 
+// add counts the bytes of b, up to sample bytes since the last estimate.
+func (t *tuner) add(b []byte) {
+	for _, c := range b[:min(len(b), sample-t.n)] {
+		t.hist[c]++
+	}
+	t.n += min(len(b), sample-t.n)
+}
+
+// estimate sets est from the bytes counted, blended with the prior, and
+// starts counting anew.
+func (t *tuner) estimate() {
+	n, prior := float64(t.n), prior()
+	for c := range t.est {
+		t.est[c] = (float64(t.hist[c]) + prior[c]*priorWeight) / (n + priorWeight)
+	}
+	t.hist, t.n = [256]int32{}, 0
+}
+
 // choose sets sc's anchors for the strings still searched for: a greedy
 // cover of the strings by keys, the key that covers most strings for what
 // its occurrences and passes cost first, then each string on the rarest
 // chosen key it holds.
-func (t *tuner) choose(sc *Scanner, sample []byte) {
-	t.hist = [256]int32{}
-	for _, c := range sample {
-		t.hist[c]++
-	}
-	n, prior := float64(len(sample)), prior()
-	for c := range t.est {
-		t.est[c] = (float64(t.hist[c]) + prior[c]*priorWeight) / (n + priorWeight)
-	}
+func (t *tuner) choose(sc *Scanner) {
 	for _, c := range sc.active {
 		sc.anchors[c] = anchor{ents: sc.anchors[c].ents[:0], idx: sc.anchors[c].idx}
 		t.used[c] = false
@@ -110,7 +121,7 @@ func (t *tuner) choose(sc *Scanner, sample []byte) {
 		}
 		e := entry{lit: &sc.set.lits[id], id: int32(id), off: int32(best)}
 		for _, c := range t.bytes(keyOf(l.text[best], l.fold)) {
-			t.add(sc, c, e)
+			t.anchor(sc, c, e)
 		}
 	}
 	for _, c := range sc.active {
@@ -176,7 +187,7 @@ func (t *tuner) cost(k int) float64 {
 }
 
 // add anchors entry e on byte c.
-func (t *tuner) add(sc *Scanner, c byte, e entry) {
+func (t *tuner) anchor(sc *Scanner, c byte, e entry) {
 	a := &sc.anchors[c]
 	if !t.used[c] {
 		t.used[c] = true

@@ -164,7 +164,16 @@ type anchor struct {
 	// case; single bytes, which have none, come last, from alone on.
 	idx   *[2][257]uint16
 	alone int
+	// The neighbours that some entry checks, on each side: most
+	// occurrences are turned down here.
+	keys [2]byteSet
 }
+
+// byteSet is a set of byte values.
+type byteSet [4]uint64
+
+func (s *byteSet) add(c byte)      { s[c>>6] |= 1 << (c & 63) }
+func (s *byteSet) has(c byte) bool { return s[c>>6]&(1<<(c&63)) != 0 }
 
 // The neighbour an entry checks first.
 const (
@@ -208,6 +217,12 @@ func (a *anchor) index() {
 				i++
 			}
 			a.idx[side][k] = uint16(i)
+		}
+	}
+	a.keys = [2]byteSet{}
+	for _, e := range a.ents {
+		if e.side != byNone {
+			a.keys[e.side].add(e.key)
 		}
 	}
 	for j, e := range a.ents {
@@ -364,16 +379,14 @@ func (sc *Scanner) findCommon(p, ent int) (int, int) {
 // anchor at p, or -1.
 func (sc *Scanner) check(a *anchor, p, ent int) int {
 	b := sc.b
-	if p+1 < len(b) {
-		k := lower[b[p+1]]
+	if k := lower[b[min(p+1, len(b)-1)]]; p+1 < len(b) && a.keys[byNext].has(k) {
 		for i := max(int(a.idx[byNext][k]), ent); i < int(a.idx[byNext][int(k)+1]); i++ {
 			if sc.holds(&a.ents[i], p) {
 				return i
 			}
 		}
 	}
-	if p > 0 {
-		k := lower[b[p-1]]
+	if k := lower[b[max(p-1, 0)]]; p > 0 && a.keys[byPrev].has(k) {
 		for i := max(int(a.idx[byPrev][k]), ent); i < int(a.idx[byPrev][int(k)+1]); i++ {
 			if sc.holds(&a.ents[i], p) {
 				return i

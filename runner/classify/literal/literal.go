@@ -137,14 +137,8 @@ type Scanner struct {
 	b    []byte
 
 	anchors [256]anchor // by byte value
-	active  []byte      // the anchor bytes searched with IndexByte
-	cur     int         // the anchor whose entries are being checked, -1 none, common for the common ones
-	// The common anchor bytes, found together in one scan: where the next
-	// holds, and its entry.
-	common     [256]bool
-	commonList []byte
-	commonAt   int
-	commonEnt  int
+	active  []byte      // the anchor bytes in use
+	cur     int         // the anchor whose entries are being checked, -1 none
 
 	tuned  bool // the anchors have been chosen
 	untune int  // bytes to search before the anchors are chosen again
@@ -235,7 +229,7 @@ func (a *anchor) index() {
 
 // NewScanner returns a Scanner for s.
 func (s *Set) NewScanner() *Scanner {
-	sc := &Scanner{set: s, off: make([]bool, len(s.lits)), cur: -1, active: make([]byte, 0, 256), commonList: make([]byte, 0, 256)}
+	sc := &Scanner{set: s, off: make([]bool, len(s.lits)), cur: -1, active: make([]byte, 0, 256)}
 	sc.t.covered = make([]bool, len(s.lits))
 	for i, l := range s.lits {
 		sc.off[i] = len(l.text) == 0 // never found
@@ -292,11 +286,7 @@ func (sc *Scanner) Reset(b []byte) {
 	for _, c := range sc.active {
 		sc.anchors[c].at = -1
 	}
-	sc.commonAt = -1
 }
-
-// common stands for the common anchor bytes in Scanner.cur.
-const common = 256
 
 // Next returns the next occurrence in the run given to Reset: its start and
 // the string's id. Every occurrence of every string still searched for is
@@ -304,10 +294,7 @@ const common = 256
 // the lines of the run, for strings that hold no newline, come in order.
 func (sc *Scanner) Next() (start, id int, ok bool) {
 	b := sc.b
-	switch {
-	case sc.cur == common:
-		sc.commonAt, sc.commonEnt = sc.findCommon(sc.commonAt, sc.commonEnt+1)
-	case sc.cur >= 0:
+	if sc.cur >= 0 {
 		a := &sc.anchors[sc.cur]
 		a.at, a.ent = sc.find(a, byte(sc.cur), a.at, a.ent+1)
 	}
@@ -321,24 +308,11 @@ func (sc *Scanner) Next() (start, id int, ok bool) {
 			best, at = int(c), a.at
 		}
 	}
-	if len(sc.commonList) > 0 {
-		if sc.commonAt < 0 {
-			sc.commonAt, sc.commonEnt = sc.findCommon(0, 0)
-		}
-		if sc.commonAt < at {
-			best, at = common, sc.commonAt
-		}
-	}
 	sc.cur = best
-	var e *entry
-	switch {
-	case best < 0:
+	if best < 0 {
 		return 0, 0, false
-	case best == common:
-		e = &sc.anchors[b[at]].ents[sc.commonEnt]
-	default:
-		e = &sc.anchors[best].ents[sc.anchors[best].ent]
 	}
+	e := &sc.anchors[best].ents[sc.anchors[best].ent]
 	return at - int(e.off), int(e.id), true
 }
 
@@ -352,27 +326,6 @@ func (sc *Scanner) find(a *anchor, c byte, p, ent int) (int, int) {
 		p, ent = indexFrom(sc.b, p+1, c), 0
 	}
 	return len(sc.b), 0
-}
-
-// findCommon is find for all the common anchor bytes at once: a scan that
-// costs the same however many there are.
-func (sc *Scanner) findCommon(p, ent int) (int, int) {
-	b, common := sc.b, &sc.common
-	for p < len(b) {
-		if common[b[p]] {
-			if i := sc.check(&sc.anchors[b[p]], p, ent); i >= 0 {
-				return p, i
-			}
-		}
-		p, ent = p+1, 0
-		for p+4 <= len(b) && !(common[b[p]] || common[b[p+1]] || common[b[p+2]] || common[b[p+3]]) {
-			p += 4
-		}
-		for p < len(b) && !common[b[p]] {
-			p++
-		}
-	}
-	return len(b), 0
 }
 
 // check returns the first entry of a, from ent on, that holds with its

@@ -185,21 +185,3 @@ func BenchmarkScanner(b *testing.B) {
 		}
 	}
 }
-
-// TestCommonAnchors makes every anchor byte common, so that the strings are
-// found by the shared scan rather than by IndexByte, and checks both ways.
-func TestCommonAnchors(t *testing.T) {
-	ss := []String{{Text: "eta"}, {Text: "Tea", Fold: true}, {Text: "ate"}, {Text: "zeta q"}, {Text: "e"}}
-	r := rand.New(rand.NewPCG(3, 4))
-	var b bytes.Buffer
-	for b.Len() < 64<<10 {
-		b.WriteByte("eatETA \nzq"[r.IntN(10)])
-	}
-	sc := NewSet(ss).NewScanner()
-	sc.Reset(b.Bytes())
-	if len(sc.commonList) == 0 {
-		t.Fatalf("no common anchor on text of five letters; anchors %q", sc.active)
-	}
-	check(t, ss, sc, b.Bytes())
-	check(t, ss, sc, b.Bytes()[1000:3000])
-}

@@ -65,12 +65,7 @@ func (t *tuner) choose(sc *Scanner) {
 		sc.anchors[c] = anchor{ents: sc.anchors[c].ents[:0], idx: sc.anchors[c].idx}
 		t.used[c] = false
 	}
-	for _, c := range sc.commonList {
-		sc.anchors[c] = anchor{ents: sc.anchors[c].ents[:0], idx: sc.anchors[c].idx}
-		t.used[c] = false
-		sc.common[c] = false
-	}
-	sc.active, sc.commonList = sc.active[:0], sc.commonList[:0]
+	sc.active = sc.active[:0]
 	t.count = [numKeys]int32{}
 	t.chosen = [numKeys]bool{}
 	left := 0
@@ -127,36 +122,7 @@ func (t *tuner) choose(sc *Scanner) {
 	for _, c := range sc.active {
 		sc.anchors[c].index()
 	}
-	// Anchor bytes so common that IndexByte would return every few dozen
-	// bytes are found together by one scan, when they add up to enough.
-	total := 0.0
-	for _, c := range sc.active {
-		if t.est[c] >= commonFreq {
-			total += t.est[c]
-		}
-	}
-	if total >= commonTotal {
-		rare := sc.active[:0]
-		for _, c := range sc.active {
-			if t.est[c] >= commonFreq {
-				sc.common[c] = true
-				sc.commonList = append(sc.commonList, c)
-			} else {
-				rare = append(rare, c)
-			}
-		}
-		sc.active = rare
-	}
 }
-
-// An anchor byte is common when it occurs at least once in commonFreq
-// bytes; the common ones share one scan when together they occur at least
-// once in commonTotal bytes: the scan costs about what an IndexByte pass
-// would for an anchor that often.
-const (
-	commonFreq  = 1.0 / 128
-	commonTotal = 1.0 / 40
-)
 
 // bytes returns the byte values of key k.
 func (t *tuner) bytes(k int) []byte {

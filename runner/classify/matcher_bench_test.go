@@ -54,37 +54,32 @@ func corpus(kind string, size int) []byte {
 // copy loop makes them, to a matcher under each rule set: bytes/s and
 // allocations per write (B/op and allocs/op are per write here).
 func BenchmarkMatcherCorpus(b *testing.B) {
-	var all []*Pattern
-	sets := []struct {
-		name  string
-		rules []*Pattern
-	}{
-		{"none", nil},
-		{"three", mustPatterns(b, "connection refused", "(?i)timed? ?out", "HTTP/[0-9.]+ 50[234] ")},
-		{"noliteral", mustPatterns(b, `^\d+$`)}, // every line goes to the regexp
+	type set struct {
+		name string
+		w    Watch
 	}
+	retryIf := func(exprs ...string) Watch { return Watch{RetryIf: mustPatterns(b, exprs...), Hints: true} }
+	sets := []set{
+		{"none", Watch{Hints: true}},
+		{"three", retryIf("connection refused", "(?i)timed? ?out", "HTTP/[0-9.]+ 50[234] ")},
+		{"noliteral", retryIf(`^\d+$`)}, // every line goes to the regexp
+	}
+	all := Rules{Hints: true}
 	for _, p := range Presets() {
-		var r Rules
+		r := Rules{Hints: true}
 		if err := r.AddPreset(p); err != nil {
 			b.Fatal(err)
 		}
-		ps := append(r.StopIf, r.RetryIf...)
-		all = append(all, ps...)
-		sets = append(sets, struct {
-			name  string
-			rules []*Pattern
-		}{p.Name, ps})
+		all.AddPreset(p)
+		sets = append(sets, set{p.Name, Watch{StopIf: r.StopIf, RetryIf: r.RetryIf, FailIf: r.FailIf, Hints: true}})
 	}
-	sets = append(sets, struct {
-		name  string
-		rules []*Pattern
-	}{"all", all})
+	sets = append(sets, set{"all", Watch{StopIf: all.StopIf, RetryIf: all.RetryIf, FailIf: all.FailIf, Hints: true}})
 	const write = 128 << 10
 	for _, kind := range []string{"log", "build", "base64"} {
 		data := corpus(kind, 8<<20)
 		for _, set := range sets {
 			b.Run(kind+"/"+set.name, func(b *testing.B) {
-				m := NewMatcher(Watch{RetryIf: set.rules, Hints: true})
+				m := NewMatcher(set.w)
 				w := m.Writer("stderr")
 				w.Write(data[:write]) // compile the search
 				b.SetBytes(write)
@@ -97,8 +92,11 @@ func BenchmarkMatcherCorpus(b *testing.B) {
 					w.Write(data[i : i+write])
 					i += write
 				}
-				if out := m.Output(); out.RetryIf != nil {
-					b.Fatalf("%s matched %q", out.RetryIf.Pattern, out.RetryIf.Line)
+				out := m.Output()
+				for _, match := range []*Match{out.StopIf, out.RetryIf, out.FailIf} {
+					if match != nil {
+						b.Fatalf("%s matched %q", match.Pattern, match.Line)
+					}
 				}
 			})
 		}

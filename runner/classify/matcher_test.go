@@ -265,6 +265,14 @@ func reference(w Watch, data []byte) Output {
 				}
 			}
 		}
+		if out.FailIf == nil {
+			for _, p := range w.FailIf {
+				if p.re.Match(l) {
+					out.FailIf = &Match{Pattern: p.expr, Stream: "stderr", Line: shorten(l)}
+					break
+				}
+			}
+		}
 		if p := m.hintProbe(); p != nil {
 			if sub := p.pat.re.FindSubmatch(l); sub != nil {
 				if d, err := ParseRetryAfter(string(sub[1]), testNow); err == nil {
@@ -351,5 +359,16 @@ func BenchmarkMatcher(b *testing.B) {
 				b.Fatal("benchmark output matched")
 			}
 		})
+	}
+}
+
+// TestMatcherFailIf: --fail-if patterns are looked for on every line
+// whatever the stop and retry patterns found, and the first match wins.
+func TestMatcherFailIf(t *testing.T) {
+	m := NewMatcher(Watch{StopIf: mustPatterns(t, "denied"), FailIf: mustPatterns(t, "^W: ", "(?i)warning")})
+	feed(m, "stderr", "ok\naccess denied\n", "a Warning here\nW: late\n")
+	out := m.Output()
+	if show(out.StopIf) != "denied|access denied" || show(out.FailIf) != "(?i)warning|a Warning here" {
+		t.Errorf("stop %q fail %q, want the stop on line 2 and the fail on line 3", show(out.StopIf), show(out.FailIf))
 	}
 }

@@ -110,6 +110,8 @@ var presetLines = []string{
 	"The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?",
 	"2026-12-01 09:00:00 ERROR 503: Service Unavailable.",
 	"Retry-After: 30",
+	"W: Failed to fetch http://127.0.0.1:1/debian/dists/stable/InRelease  Could not connect to 127.0.0.1:1 (127.0.0.1). - connect (111: Connection refused)",
+	"W: Some index files failed to download. They have been ignored, or old ones used instead.",
 	"nothing to see here",
 }
 
@@ -121,7 +123,7 @@ func presetWatch(t testing.TB) Watch {
 			t.Fatal(err)
 		}
 	}
-	return Watch{StopIf: r.StopIf, RetryIf: r.RetryIf, Hints: true, Now: func() time.Time { return testNow }}
+	return Watch{StopIf: r.StopIf, RetryIf: r.RetryIf, FailIf: r.FailIf, Hints: true, Now: func() time.Time { return testNow }}
 }
 
 // TestPresetLines checks that the literal search loses no match of a
@@ -131,7 +133,7 @@ func TestPresetLines(t *testing.T) {
 	matched := 0
 	for _, line := range presetLines {
 		for _, l := range []string{line, strings.ToUpper(line), strings.ToLower(line)} {
-			for _, p := range append(w.StopIf, w.RetryIf...) {
+			for _, p := range append(append(w.StopIf, w.RetryIf...), w.FailIf...) {
 				one := Watch{RetryIf: []*Pattern{p}, Hints: true, Now: w.Now}
 				m := NewMatcher(one)
 				feed(m, "stderr", l+"\n")
@@ -161,9 +163,9 @@ func FuzzMatcherPresets(f *testing.F) {
 		m := NewMatcher(w)
 		feed(m, "stderr", string(data))
 		got, want := m.Output(), reference(w, data)
-		if show(got.StopIf) != show(want.StopIf) || show(got.RetryIf) != show(want.RetryIf) || got.Hint != want.Hint {
-			t.Fatalf("matcher found stop %q retry %q hint %v\nreference found stop %q retry %q hint %v",
-				show(got.StopIf), show(got.RetryIf), got.Hint, show(want.StopIf), show(want.RetryIf), want.Hint)
+		if show(got.StopIf) != show(want.StopIf) || show(got.RetryIf) != show(want.RetryIf) || show(got.FailIf) != show(want.FailIf) || got.Hint != want.Hint {
+			t.Fatalf("matcher found stop %q retry %q fail %q hint %v\nreference found stop %q retry %q fail %q hint %v",
+				show(got.StopIf), show(got.RetryIf), show(got.FailIf), got.Hint, show(want.StopIf), show(want.RetryIf), show(want.FailIf), want.Hint)
 		}
 	})
 }

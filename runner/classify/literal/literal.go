@@ -11,6 +11,7 @@ package literal
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"slices"
 )
@@ -153,13 +154,17 @@ type anchor struct {
 	at   int // position of that occurrence; -1 not searched yet, len(b) none
 	ent  int // the entry that held there
 	ents []entry
-	// The entries sorted by the neighbour byte they check first, the one
-	// after the anchor (byNext), else the one before (byPrev), in lower
-	// case; single bytes, which have none, come last, from alone on.
+	// The entries sorted by what they check first: the four bytes from
+	// the anchor on (byWord, the first words of them), else the byte
+	// after the anchor (byNext), else the one before (byPrev), all in
+	// lower case; single bytes, which have none, come last, from alone
+	// on. idx has the buckets of byNext and byPrev.
+	words int
 	idx   *[2][257]uint16
 	alone int
-	// The neighbours that some entry checks, on each side: most
-	// occurrences are turned down here.
+	// The bytes after the anchor (byWord and byNext) and before it
+	// (byPrev) that some entry needs: most occurrences are turned down
+	// here.
 	keys [2]byteSet
 }
 
@@ -171,7 +176,8 @@ func (s *byteSet) has(c byte) bool { return s[c>>6]&(1<<(c&63)) != 0 }
 
 // The neighbour an entry checks first.
 const (
-	byNext = iota
+	byWord = iota
+	byNext
 	byPrev
 	byNone
 )
@@ -182,21 +188,25 @@ type entry struct {
 	lit  *lit
 	id   int32
 	off  int32
-	side uint8 // byNext, byPrev or byNone
-	key  byte  // the neighbour, in lower case
+	side uint8  // byWord, byNext, byPrev or byNone
+	key  byte   // the neighbour, in lower case
+	word uint32 // byWord: the four bytes from the anchor on, in lower case
 }
 
-// bucket returns the entries of a whose neighbour on side is c.
-func (a *anchor) bucket(side int, c byte) (from, to int) {
-	k := lower[c]
-	return int(a.idx[side][k]), int(a.idx[side][int(k)+1])
+// lowerWord reads the four bytes at the start of b as a little-endian word,
+// in lower case.
+func lowerWord(b []byte) uint32 {
+	return uint32(lower[b[0]]) | uint32(lower[b[1]])<<8 | uint32(lower[b[2]])<<16 | uint32(lower[b[3]])<<24
 }
 
 // index sorts a's entries by neighbour and builds the table of buckets.
 func (a *anchor) index() {
 	slices.SortFunc(a.ents, func(x, y entry) int {
-		if x.side != y.side {
+		switch {
+		case x.side != y.side:
 			return int(x.side) - int(y.side)
+		case x.side == byWord:
+			return cmp.Compare(x.word, y.word)
 		}
 		return int(x.key) - int(y.key)
 	})
@@ -205,18 +215,25 @@ func (a *anchor) index() {
 	}
 	a.alone = len(a.ents)
 	i := 0
-	for side := range 2 {
+	for i < len(a.ents) && a.ents[i].side == byWord {
+		i++
+	}
+	a.words = i
+	for side := byNext; side <= byPrev; side++ {
 		for k := range 257 {
 			for i < len(a.ents) && int(a.ents[i].side) == side && int(a.ents[i].key) < k {
 				i++
 			}
-			a.idx[side][k] = uint16(i)
+			a.idx[side-byNext][k] = uint16(i)
 		}
 	}
 	a.keys = [2]byteSet{}
 	for _, e := range a.ents {
-		if e.side != byNone {
-			a.keys[e.side].add(e.key)
+		switch e.side {
+		case byWord, byNext:
+			a.keys[0].add(e.key)
+		case byPrev:
+			a.keys[1].add(e.key)
 		}
 	}
 	for j, e := range a.ents {
@@ -332,15 +349,31 @@ func (sc *Scanner) find(a *anchor, c byte, p, ent int) (int, int) {
 // anchor at p, or -1.
 func (sc *Scanner) check(a *anchor, p, ent int) int {
 	b := sc.b
-	if k := lower[b[min(p+1, len(b)-1)]]; p+1 < len(b) && a.keys[byNext].has(k) {
-		for i := max(int(a.idx[byNext][k]), ent); i < int(a.idx[byNext][int(k)+1]); i++ {
+	if k := lower[b[min(p+1, len(b)-1)]]; p+1 < len(b) && a.keys[0].has(k) {
+		if a.words > 0 && p+4 <= len(b) {
+			w := lowerWord(b[p:])
+			lo, hi := 0, a.words
+			for lo < hi {
+				if mid := int(uint(lo+hi) >> 1); a.ents[mid].word < w {
+					lo = mid + 1
+				} else {
+					hi = mid
+				}
+			}
+			for i := max(lo, ent); i < a.words && a.ents[i].word == w; i++ {
+				if sc.holds(&a.ents[i], p) {
+					return i
+				}
+			}
+		}
+		for i := max(int(a.idx[0][k]), ent); i < int(a.idx[0][int(k)+1]); i++ {
 			if sc.holds(&a.ents[i], p) {
 				return i
 			}
 		}
 	}
-	if k := lower[b[max(p-1, 0)]]; p > 0 && a.keys[byPrev].has(k) {
-		for i := max(int(a.idx[byPrev][k]), ent); i < int(a.idx[byPrev][int(k)+1]); i++ {
+	if k := lower[b[max(p-1, 0)]]; p > 0 && a.keys[1].has(k) {
+		for i := max(int(a.idx[1][k]), ent); i < int(a.idx[1][int(k)+1]); i++ {
 			if sc.holds(&a.ents[i], p) {
 				return i
 			}

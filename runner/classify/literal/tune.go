@@ -161,6 +161,8 @@ func (t *tuner) anchor(sc *Scanner, c byte, e entry) {
 	}
 	text, off := e.lit.text, int(e.off)
 	switch {
+	case off+4 <= len(text):
+		e.side, e.key, e.word = byWord, lower[text[off+1]], lowerWord(text[off:])
 	case off+1 < len(text):
 		e.side, e.key = byNext, lower[text[off+1]]
 	case off > 0:

@@ -292,14 +292,14 @@ func better(a, b []literal.String) bool {
 // weight guesses the share of byte positions where one of the strings of
 // s starts, from how common each byte is in command output.
 func weight(ls []literal.String) float64 {
-	total := 0.0
+	total, freq := 0.0, literal.Frequencies()
 	for _, l := range ls {
 		w := 1.0
 		for i := 0; i < len(l.Text); i++ {
 			c := l.Text[i]
-			p := literal.Frequency(c)
-			if u := c - 'a' + 'A'; l.Fold && 'a' <= c && c <= 'z' {
-				p += literal.Frequency(u)
+			p := freq[c]
+			if l.Fold && 'a' <= c && c <= 'z' {
+				p += freq[c-'a'+'A']
 			}
 			w *= p
 		}

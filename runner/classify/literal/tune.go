@@ -173,8 +173,9 @@ func (t *tuner) anchor(sc *Scanner, c byte, e entry) {
 	a.ents = append(a.ents, e)
 }
 
-// Frequency guesses the share of the bytes of command output that are c.
-func Frequency(c byte) float64 { return prior()[c] }
+// Frequencies guesses, for each byte value, the share of the bytes of
+// command output that are it.
+func Frequencies() *[256]float64 { return prior() }
 
 // prior is a guess at how often each byte occurs in command output (English
 // text, logs, paths, numbers), per byte, for when little text has been seen.

@@ -3,8 +3,8 @@
 // output lines worth a regular expression.
 //
 // Each string is found through one of its bytes, its anchor, chosen from
-// time to time as the byte of that string that is rarest in the text seen.
-// Strings that choose the same anchor share its search, and every anchor
+// time to time on the text seen so that the strings share few and rare
+// anchors. Strings on the same anchor share its search, and every anchor
 // byte is searched with bytes.IndexByte, which the standard library
 // vectorises: text where no anchor occurs is crossed at memory speed.
 package literal
@@ -15,118 +15,6 @@ import (
 	"encoding/binary"
 	"slices"
 )
-
-// String is one literal to find.
-type String struct {
-	Text string
-	// Fold makes ASCII letters match in either case; other bytes match
-	// exactly.
-	Fold bool
-}
-
-// Set is a compiled list of Strings, searched by its Scanners. It is
-// immutable and may be shared.
-type Set struct {
-	lits  []lit
-	keys  [][]int16        // by string: the anchor keys it holds
-	byKey [numKeys][]int32 // by key: the strings that hold it
-}
-
-// lit is a String as the search uses it.
-type lit struct {
-	text []byte // lower case when fold
-	fold bool
-	// A first check of the first 8 bytes, when the string has them: the
-	// bytes read as a little-endian word, or-ed with mask (0x20 on the
-	// letters of a folded string), equal head.
-	head8      bool
-	head, mask uint64
-}
-
-// NewSet compiles ss; a String's index in ss is its id. An empty String is
-// never found.
-func NewSet(ss []String) *Set {
-	s := &Set{lits: make([]lit, len(ss)), keys: make([][]int16, len(ss))}
-	size := 0
-	for _, str := range ss {
-		size += len(str.Text)
-	}
-	text := make([]byte, 0, size)
-	keys := make([]int16, 0, size)
-	var count [numKeys]int
-	var seen [numKeys]int // the string that last held each key, plus one
-	for i, str := range ss {
-		start := len(text)
-		text = append(text, str.Text...)
-		l := lit{text: text[start:len(text):len(text)], fold: str.Fold}
-		if l.fold {
-			for j, c := range l.text {
-				l.text[j] = lower[c]
-			}
-		}
-		if len(l.text) >= 8 {
-			l.head8 = true
-			l.head = binary.LittleEndian.Uint64(l.text)
-			for j, c := range l.text[:8] {
-				if l.fold && 'a' <= c && c <= 'z' {
-					l.mask |= 0x20 << (8 * j)
-				}
-			}
-		}
-		s.lits[i] = l
-		start = len(keys)
-		for _, c := range l.text {
-			if k := keyOf(c, l.fold); seen[k] != i+1 {
-				seen[k] = i + 1
-				keys = append(keys, int16(k))
-				count[k]++
-			}
-		}
-		s.keys[i] = keys[start:len(keys):len(keys)]
-	}
-	ids := make([]int32, len(keys))
-	for k, n := range count {
-		s.byKey[k], ids = ids[:0:n], ids[n:]
-	}
-	for i, ks := range s.keys {
-		for _, k := range ks {
-			s.byKey[k] = append(s.byKey[k], int32(i))
-		}
-	}
-	return s
-}
-
-// Len returns the number of Strings in the set.
-func (s *Set) Len() int { return len(s.lits) }
-
-// at reports whether l occurs in b at start.
-func (l *lit) at(b []byte, start int) bool {
-	end := start + len(l.text)
-	if start < 0 || end > len(b) {
-		return false
-	}
-	if !l.fold {
-		return bytes.Equal(b[start:end], l.text)
-	}
-	for i, c := range b[start:end] {
-		if lower[c] != l.text[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// lower maps ASCII upper-case letters to lower case and every other byte to
-// itself.
-var lower = func() (t [256]byte) {
-	for i := range t {
-		t[i] = byte(i)
-		if 'A' <= i && i <= 'Z' {
-			t[i] += 'a' - 'A'
-		}
-	}
-	return t
-}()
 
 // Scanner searches one run of bytes at a time for the Strings of a Set. It
 // keeps what it learnt about the text (which bytes are rare) from one run to

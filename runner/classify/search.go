@@ -1,0 +1,209 @@
+package classify
+
+import (
+	"bytes"
+	"slices"
+
+	"github.com/b0a38808/retry/runner/classify/literal"
+)
+
+// A Matcher's search of its lines: the literal strings of all its
+// patterns found in one pass, and the regular expressions run on the lines
+// that hold some.
+
+// index is a Matcher's literal search: the strings of all its patterns in
+// one Scanner, and the patterns each string stands for.
+type index struct {
+	sc     *literal.Scanner
+	owners [][]*probe // by string id
+}
+
+// build compiles the index, when the first line arrives.
+func (m *Matcher) build() {
+	m.hintProbe()
+	var ss []literal.String
+	ids := make(map[literal.String]int)
+	var owners [][]*probe
+	m.probes = m.all()
+	for _, p := range m.probes {
+		lits := p.pat.literals()
+		if lits == nil {
+			p.always = true
+			continue
+		}
+		for _, l := range lits {
+			id, ok := ids[l]
+			if !ok {
+				id = len(ss)
+				ids[l] = id
+				ss = append(ss, l)
+				owners = append(owners, nil)
+			}
+			owners[id] = append(owners[id], p)
+		}
+	}
+	m.idx = &index{sc: literal.NewSet(ss).NewScanner(), owners: owners}
+}
+
+// all returns the matcher's probes, stop, retry, fail, then the hint's.
+func (m *Matcher) all() []*probe {
+	ps := make([]*probe, 0, len(m.stop)+len(m.retry)+len(m.fail)+1)
+	for i := range m.stop {
+		ps = append(ps, &m.stop[i])
+	}
+	for i := range m.retry {
+		ps = append(ps, &m.retry[i])
+	}
+	for i := range m.fail {
+		ps = append(ps, &m.fail[i])
+	}
+	if m.hint != nil {
+		ps = append(ps, m.hint)
+	}
+	return ps
+}
+
+// scan matches the lines of r, a run of complete lines separated by '\n'
+// (the last one unterminated), that hold a string of some pattern, and
+// every line when a pattern has no string.
+func (m *Matcher) scan(stream string, r []byte) {
+	if m.idx == nil {
+		m.build()
+	}
+	sc := m.idx.sc
+	always := m.always()
+	if !always && !sc.Live() {
+		return
+	}
+	sc.Reset(r)
+	start, id, found := sc.Next()
+	for s := 0; s <= len(r); {
+		if !always {
+			if !found {
+				return
+			}
+			s += bytes.LastIndexByte(r[s:start], '\n') + 1
+		}
+		e := bytes.IndexByte(r[s:], '\n')
+		if e < 0 {
+			e = len(r)
+		} else {
+			e += s
+		}
+		m.gen++
+		for found && start <= e {
+			for _, p := range m.idx.owners[id] {
+				p.stamp = m.gen
+			}
+			start, id, found = sc.Next()
+		}
+		if m.line(stream, m.clip(r[s:e])) {
+			if m.settled() {
+				return
+			}
+			m.retire()
+			always = m.always()
+		}
+		s = e + 1
+	}
+}
+
+// candidate reports whether p must be matched against the current line.
+func (m *Matcher) candidate(p *probe) bool {
+	return !p.dead && (p.always || p.stamp == m.gen)
+}
+
+// always reports whether a pattern that still counts has no string.
+func (m *Matcher) always() bool {
+	for _, p := range m.probes {
+		if p.always && !p.dead {
+			return true
+		}
+	}
+	return false
+}
+
+// line matches one candidate line; decided reports a first stop, retry or
+// fail match.
+func (m *Matcher) line(stream string, l []byte) (decided bool) {
+	if m.out.StopIf == nil {
+		for i := range m.stop {
+			if p := &m.stop[i]; m.candidate(p) && p.pat.re.Match(l) {
+				m.out.StopIf, decided = p.match(stream, l), true
+				break
+			}
+		}
+	}
+	if m.out.StopIf == nil && m.out.RetryIf == nil {
+		for i := range m.retry {
+			if p := &m.retry[i]; m.candidate(p) && p.pat.re.Match(l) {
+				m.out.RetryIf, decided = p.match(stream, l), true
+				break
+			}
+		}
+	}
+	if m.out.FailIf == nil {
+		for i := range m.fail {
+			if p := &m.fail[i]; m.candidate(p) && p.pat.re.Match(l) {
+				m.out.FailIf, decided = p.match(stream, l), true
+				break
+			}
+		}
+	}
+	if p := m.hint; p != nil && m.candidate(p) {
+		m.hintLine(l)
+	}
+	return decided
+}
+
+func (p *probe) match(stream string, l []byte) *Match {
+	return &Match{Pattern: p.pat.expr, From: p.pat.From, Stream: stream, Line: shorten(l)}
+}
+
+// retire stops the search for the strings of patterns that a match made
+// moot: every stop and retry pattern once a stop matched, the retry ones
+// once a retry matched, the fail ones once a fail matched.
+func (m *Matcher) retire() {
+	for i := range m.stop {
+		m.stop[i].dead = m.out.StopIf != nil
+	}
+	for i := range m.retry {
+		m.retry[i].dead = m.out.StopIf != nil || m.out.RetryIf != nil
+	}
+	for i := range m.fail {
+		m.fail[i].dead = m.out.FailIf != nil
+	}
+	for id, owners := range m.idx.owners {
+		if !slices.ContainsFunc(owners, func(p *probe) bool { return !p.dead }) {
+			m.idx.sc.Disable(id)
+		}
+	}
+}
+
+// hintProbe returns the probe that finds hints, nil when hints are off. The
+// Retry-After expression is compiled on the first call.
+func (m *Matcher) hintProbe() *probe {
+	if m.hint == nil && m.defaultHint {
+		pat, err := CompilePattern(defaultHint)
+		if err != nil {
+			panic(err) // a constant expression: a bug
+		}
+		m.hint = &probe{pat: pat}
+	}
+	return m.hint
+}
+
+// hintLine records the hint on l, when it holds a valid one.
+func (m *Matcher) hintLine(l []byte) {
+	sub := m.hint.pat.re.FindSubmatch(l)
+	if sub == nil {
+		return
+	}
+	parse := ParseHintValue
+	if m.defaultHint {
+		parse = ParseRetryAfter
+	}
+	if d, err := parse(string(sub[1]), m.now()); err == nil {
+		m.out.Hint, m.out.HasHint = d, true
+	}
+}

@@ -21,10 +21,14 @@ type index struct {
 // build compiles the index, when the first line arrives.
 func (m *Matcher) build() {
 	m.hintProbe()
-	var ss []literal.String
-	ids := make(map[literal.String]int)
-	var owners [][]*probe
 	m.probes = m.all()
+	n := 0
+	for _, p := range m.probes {
+		n += len(p.pat.literals())
+	}
+	ss := make([]literal.String, 0, n)
+	ids := make(map[literal.String]int, n)
+	owners := make([][]*probe, 0, n)
 	for _, p := range m.probes {
 		lits := p.pat.literals()
 		if lits == nil {

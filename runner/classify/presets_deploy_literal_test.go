@@ -11,7 +11,7 @@ func TestDeployPresetsHaveLiterals(t *testing.T) {
 			if r.Kind != RetryIf && r.Kind != StopIf {
 				continue
 			}
-			if newPrefilter(r.Value) == nil {
+			if literals(r.Value) == nil {
 				t.Errorf("preset %s: %s %q requires no literal", p.Name, r.Kind, r.Value)
 			}
 		}

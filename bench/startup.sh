@@ -13,8 +13,9 @@
 # retry is measured twice: as `go build` makes it here (with cgo when a C
 # compiler is installed, as `go install` does), and as .goreleaser.yaml builds
 # the releases (CGO_ENABLED=0, -ldflags '-s -w').
-# The goal: retry's wall time at most 1.2x the floor's, peak RSS under 8 MiB.
-# The script also prints floor-cobra against the same goal: when it misses
+# The goal (SPEC.md, Performance): the release build's wall time at most
+# 1.1x floor-cobra's, peak RSS under 8 MiB; the floor ratios are printed too.
+# The script also prints floor-cobra against the floor: when it misses 1.2x
 # it, no retry built as this project prescribes can meet it on this machine.
 # docs/benchmarks.md ("Start-up overhead") has the figures and what costs what.
 #
@@ -186,11 +187,14 @@ echo "rounds' medians, ms:"
 for ((c = 0; c < n; c++)); do echo "  ${names[c]}:${round_medians[c]}"; done
 
 echo
-for c in $RETRY $RELEASE $COBRA; do
-	awk -v name="${names[c]}" -v w="${wall[c]}" -v f="${wall[FLOOR]}" -v k="${rss[c]}" 'BEGIN {
+for c in $RETRY $RELEASE; do
+	awk -v name="${names[c]}" -v w="${wall[c]}" -v f="${wall[COBRA]}" -v k="${rss[c]}" 'BEGIN {
 		ratio = w / f
-		printf "goal, %s: wall <= 1.20x floor: %.2fx -> %s", name, ratio, (ratio <= 1.20 ? "met" : "MISSED")
+		printf "goal, %s: wall <= 1.10x floor-cobra: %.2fx -> %s", name, ratio, (ratio <= 1.10 ? "met" : "MISSED")
 		if (k == "nan") print "; peak RSS < 8 MiB: not measured"
 		else printf "; peak RSS < 8 MiB: %.1f MiB -> %s\n", k / 1024, (k < 8192 ? "met" : "MISSED")
 	}'
 done
+awk -v w="${wall[COBRA]}" -v f="${wall[FLOOR]}" 'BEGIN {
+	printf "reference, floor-cobra: %.2fx floor (the old goal was 1.20x floor)\n", w / f
+}'

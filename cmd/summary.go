@@ -98,7 +98,9 @@ type attemptRow struct {
 	attempt, at, took, result, class, wait, reason string
 }
 
-// attemptRows renders the attempts of res, their reasons redacted.
+// attemptRows renders the attempts of res, their reasons redacted. The
+// wait says when it was a server's hint or started the backoff over, and
+// the reason ends with how the --on-retry command after it ended.
 func attemptRows(res *runner.Result, r reasoner) []attemptRow {
 	rows := make([]attemptRow, 0, len(res.Attempts))
 	for i := range res.Attempts {
@@ -112,11 +114,22 @@ func attemptRows(res *runner.Result, r reasoner) []attemptRow {
 			wait:    "-",
 			reason:  r.Reason(a.Reason),
 		}
+		var notes []string
+		if a.HasHint {
+			notes = append(notes, "hint "+seconds(a.Hint))
+		}
 		if a.HasDelay {
 			row.wait = seconds(a.Delay)
+			if a.BackoffReset {
+				notes = append(notes, "backoff reset")
+			}
 		}
-		if a.HasHint {
-			row.wait += " (hint " + seconds(a.Hint) + ")"
+		if len(notes) > 0 {
+			row.wait += " (" + strings.Join(notes, ", ") + ")"
+		}
+		if a.Hook != nil {
+			// As in the progress line: the hook ran after this attempt.
+			row.reason += "; " + r.Reason(describeHook(a.Hook))
 		}
 		rows = append(rows, row)
 	}

@@ -194,3 +194,25 @@ func TestDetectCI(t *testing.T) {
 		}
 	}
 }
+
+func TestAttemptRowsHookAndReset(t *testing.T) {
+	rows := attemptRows(results()[runner.Exhausted], (*redact.Redactor)(nil))
+	want := []attemptRow{
+		{"1", "+1.00s", "0.21s", "exit 1", "retryable", "1.00s", "default: exit 1 may be transient"},
+		{"2", "+2.00s", "1h", "exit 1", "retryable", "1.00s (backoff reset)", "default: exit 1 may be transient; --on-retry failed after 0.05s: exit 3"},
+		{"3", "+3.00s", "0.21s", "exit 1", "retryable", "-", "default: exit 1 may be transient"},
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("got %d rows, want %d", len(rows), len(want))
+	}
+	for i := range want {
+		if rows[i] != want[i] {
+			t.Errorf("row %d:\n got %q\nwant %q", i, rows[i], want[i])
+		}
+	}
+	var b bytes.Buffer
+	writeMarkdown(&b, "sh", []string{"sh"}, "gave up", rows)
+	if !strings.Contains(b.String(), "| 1.00s (backoff reset) | default: exit 1 may be transient; --on-retry failed after 0.05s: exit 3 |") {
+		t.Errorf("writeMarkdown lacks the hook and the reset:\n%s", b.String())
+	}
+}

@@ -71,14 +71,7 @@ func TestAttemptRows(t *testing.T) {
 		{"2", "+2.00s", "0.21s", "exit 1", "retryable", "30.00s (hint 30.00s)", "default: exit 1 may be transient"},
 		{"3", "+3.00s", "0.00s", "exit 0", "success", "-", "exit 0"},
 	}
-	if len(rows) != len(want) {
-		t.Fatalf("got %d rows, want %d", len(rows), len(want))
-	}
-	for i := range want {
-		if rows[i] != want[i] {
-			t.Errorf("row %d:\n got %q\nwant %q", i, rows[i], want[i])
-		}
-	}
+	checkRows(t, rows, want)
 	var b bytes.Buffer
 	writeTable(&b, rows)
 	for i, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
@@ -202,6 +195,16 @@ func TestAttemptRowsHookAndReset(t *testing.T) {
 		{"2", "+2.00s", "1h", "exit 1", "retryable", "1.00s (backoff reset)", "default: exit 1 may be transient; --on-retry failed after 0.05s: exit 3"},
 		{"3", "+3.00s", "0.21s", "exit 1", "retryable", "-", "default: exit 1 may be transient"},
 	}
+	checkRows(t, rows, want)
+	var b bytes.Buffer
+	writeMarkdown(&b, "sh", []string{"sh"}, "gave up", rows)
+	if !strings.Contains(b.String(), "| 1.00s (backoff reset) | default: exit 1 may be transient; --on-retry failed after 0.05s: exit 3 |") {
+		t.Errorf("writeMarkdown lacks the hook and the reset:\n%s", b.String())
+	}
+}
+
+func checkRows(t *testing.T, rows, want []attemptRow) {
+	t.Helper()
 	if len(rows) != len(want) {
 		t.Fatalf("got %d rows, want %d", len(rows), len(want))
 	}
@@ -209,10 +212,5 @@ func TestAttemptRowsHookAndReset(t *testing.T) {
 		if rows[i] != want[i] {
 			t.Errorf("row %d:\n got %q\nwant %q", i, rows[i], want[i])
 		}
-	}
-	var b bytes.Buffer
-	writeMarkdown(&b, "sh", []string{"sh"}, "gave up", rows)
-	if !strings.Contains(b.String(), "| 1.00s (backoff reset) | default: exit 1 may be transient; --on-retry failed after 0.05s: exit 3 |") {
-		t.Errorf("writeMarkdown lacks the hook and the reset:\n%s", b.String())
 	}
 }

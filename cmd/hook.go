@@ -20,7 +20,8 @@ func (o *hookOptions) register(fs *pflag.FlagSet) {
 }
 
 // apply checks the flags and sets them in cfg. An empty --on-retry is
-// refused before (refuseEmpty): empty here means left out.
+// refused before (refuseEmpty): empty here means left out, and then
+// --on-retry-fail stop is refused.
 func (o *hookOptions) apply(cfg *runner.Config) error {
 	cfg.OnRetry = o.onRetry
 	switch o.onRetryFail {
@@ -29,6 +30,11 @@ func (o *hookOptions) apply(cfg *runner.Config) error {
 		cfg.OnRetryStop = true
 	default:
 		return usagef("", "--on-retry-fail: must be continue or stop, got %q", o.onRetryFail)
+	}
+	if cfg.OnRetryStop && o.onRetry == "" {
+		// Said, as --state-dir without --budget is: a stop that can never
+		// happen is a mistake in the command line.
+		return usagef("add --on-retry CMD: --on-retry-fail says what its failure does", "--on-retry-fail stop needs --on-retry")
 	}
 	return nil
 }

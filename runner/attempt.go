@@ -13,16 +13,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/b0a38808/retry/exitcodes"
 	"github.com/b0a38808/retry/runner/classify"
 	"github.com/b0a38808/retry/runner/proc"
 	"github.com/b0a38808/retry/runner/stdio"
 )
-
-// watchdogAfter is how long an attempt runs before its watchdog starts
-// (proc.Watch): long enough that `retry -- true` never starts one, short
-// enough that, started, it covers the attempt from its first 10 ms on.
-const watchdogAfter = 2 * time.Millisecond
 
 // attempt runs one attempt with std as its stdin and stdout, for at most
 // limit (0: no limit), records how it ended in a, and returns what its
@@ -48,108 +42,28 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 	}
 
 	a.Started = r.clock.Now()
-
-	started := make(chan error, 1)
-	exited := make(chan exitcodes.Exit, 1) // as soon as the process is reaped
-	released := make(chan struct{})        // then, once its pipes are drained
-	go func() {
-		defer close(released)
-		// The parent-death signal fires when the thread that started the
-		// child exits: keep this goroutine on its thread until the child
-		// has been reaped. Not longer: waking a goroutine locked to its
-		// thread costs a hand-off between threads, and draining the
-		// output after the child has gone waits for other goroutines.
-		runtime.LockOSThread()
-		if err := r.signals.start(cmd, func() error { return start(cmd) }); err != nil {
-			runtime.UnlockOSThread()
-			started <- err
-			return
-		}
-		started <- nil
-		proc.Wait(cmd, stopped, func(st exitcodes.Exit) {
-			runtime.UnlockOSThread()
-			exited <- st
-		})
-	}()
-	if err := <-started; err != nil {
-		a.Duration = r.clock.Now().Sub(a.Started)
+	st, took := r.supervise(ctx, child{
+		cmd:     cmd,
+		start:   func() error { return start(cmd) },
+		stopped: stopped,
+		started: output.started,
+		exited:  output.exited,
+	}, limit, a.Started)
+	a.Duration = took
+	if st.StartErr != nil {
 		output.abort()
 		if held {
 			r.term.Restore()
 		}
-		a.StartErr = startError(err, r.cfg.Command[0], cmd.Path)
+		a.StartErr = startError(st.StartErr, r.cfg.Command[0], cmd.Path)
 		a.ExitCode = classify.StartFailureCode(a.StartErr)
 		return classify.Output{}, false
 	}
-	output.started()
-
-	var timeout, kill <-chan time.Time
-	if limit > 0 {
-		t := time.NewTimer(limit)
-		defer t.Stop()
-		timeout = t.C
+	a.Exit = st
+	if held {
+		r.term.Reclaim(cmd.Process.Pid)
 	}
-	// A watchdog kills the attempt's whole group if retry is killed
-	// (proc.Watch), from watchdogAfter on; one that ends sooner does
-	// without the cost of starting it.
-	release := proc.Watch(cmd, watchdogAfter)
-	done := ctx.Done()
-	stopping := false
-	// stop ends the attempt: the stop signal, then SIGKILL after the
-	// grace. A cancelling signal has already been forwarded: it is the
-	// stop signal then.
-	stop := func(signal bool) {
-		if stopping {
-			return
-		}
-		stopping = true
-		if signal {
-			r.signals.stop(r.cfg.StopSignal)
-		}
-		kill = time.After(r.cfg.KillAfter)
-	}
-	for {
-		select {
-		case st := <-exited:
-			// The attempt took as long as its first process: the time
-			// its pipes take to drain is not its own, and its timeout
-			// no longer runs.
-			a.Duration = r.clock.Now().Sub(a.Started)
-			if ctx.Err() != nil || r.signals.cancelling() {
-				// Cancelled as the process ended (perhaps by the very
-				// signal it died from, forwarded a moment ago): the rest
-				// of its group is stopped as with any cancel.
-				stop(cancelSignal(ctx) == 0)
-			}
-			if stopping {
-				// The first process is gone; the rest of the group has
-				// what is left of the grace to end (signals still reach
-				// it: a second TERM kills it), then SIGKILL, so nothing of
-				// the attempt outlives it.
-				endGroup(cmd, kill)
-			}
-			// Whatever the attempt left running is left alone from here;
-			// what it still writes gets stdio.DrainGrace to arrive.
-			output.exited()
-			release()
-			<-released
-			st.TimedOut, st.SignalSent = a.TimedOut, r.signals.ended(st.Signal)
-			a.Exit = st
-			if held {
-				r.term.Reclaim(cmd.Process.Pid)
-			}
-			return output.finish(), held
-		case <-timeout:
-			a.TimedOut = true
-			stop(true)
-		case <-done:
-			done = nil
-			stop(cancelSignal(ctx) == 0)
-		case <-kill:
-			kill = nil
-			r.signals.send(syscall.SIGKILL)
-		}
-	}
+	return output.finish(), held
 }
 
 // start starts cmd. A file that the system cannot execute (ENOEXEC: a
@@ -199,26 +113,4 @@ func startError(err error, name, path string) error {
 		}
 	}
 	return err
-}
-
-// groupPoll is how often endGroup looks whether the group has ended.
-const groupPoll = 20 * time.Millisecond
-
-// endGroup waits until no process of cmd's group runs any more, or until
-// kill fires, and then kills what is left of the group. A nil kill (it
-// has fired) kills at once.
-func endGroup(cmd *exec.Cmd, kill <-chan time.Time) {
-	if kill != nil {
-		tick := time.NewTicker(groupPoll)
-		defer tick.Stop()
-	wait:
-		for proc.GroupRunning(cmd) {
-			select {
-			case <-kill:
-				break wait
-			case <-tick.C:
-			}
-		}
-	}
-	_ = proc.Signal(cmd, syscall.SIGKILL)
 }

@@ -3,8 +3,6 @@ package runner
 import (
 	"context"
 	"os/exec"
-	"runtime"
-	"syscall"
 	"time"
 
 	"github.com/b0a38808/retry/exitcodes"
@@ -56,7 +54,11 @@ func (r *run) onRetry(ctx context.Context, a *Attempt) Outcome {
 	cmd.Stdout, cmd.Stderr = r.cfg.Stderr, r.cfg.Stderr
 	cmd.WaitDelay = stdio.DrainGrace
 	proc.Prepare(cmd)
-	r.supervise(ctx, cmd, limit, h)
+	st, took := r.supervise(ctx, child{cmd: cmd}, limit, r.clock.Now())
+	h.Duration, h.Exit = took, st
+	if st.StartErr != nil {
+		h.ExitCode = classify.StartFailureCode(st.StartErr)
+	}
 	switch {
 	case ctx.Err() != nil:
 		return Cancelled
@@ -67,81 +69,4 @@ func (r *run) onRetry(ctx context.Context, a *Attempt) Outcome {
 		return Permanent
 	}
 	return ""
-}
-
-// supervise starts cmd, prepared with proc.Prepare, and waits for it to
-// end, for at most limit (0: no limit) and until ctx is done, stopping its
-// group as an attempt's is stopped. It records how it ended in h.
-func (r *run) supervise(ctx context.Context, cmd *exec.Cmd, limit time.Duration, h *Hook) {
-	started := make(chan error, 1)
-	exited := make(chan exitcodes.Exit, 1)
-	released := make(chan struct{})
-	begin := r.clock.Now()
-	go func() {
-		defer close(released)
-		// As for an attempt: the parent-death signal follows the thread
-		// that started the process.
-		runtime.LockOSThread()
-		if err := r.signals.start(cmd, cmd.Start); err != nil {
-			runtime.UnlockOSThread()
-			started <- err
-			return
-		}
-		started <- nil
-		proc.Wait(cmd, nil, func(st exitcodes.Exit) {
-			runtime.UnlockOSThread()
-			exited <- st
-		})
-	}()
-	if err := <-started; err != nil {
-		h.Duration = r.clock.Now().Sub(begin)
-		h.StartErr = err
-		h.ExitCode = classify.StartFailureCode(err)
-		return
-	}
-	var timeout, kill <-chan time.Time
-	if limit > 0 {
-		t := time.NewTimer(limit)
-		defer t.Stop()
-		timeout = t.C
-	}
-	release := proc.Watch(cmd, watchdogAfter)
-	done := ctx.Done()
-	stopping := false
-	stop := func(signal bool) {
-		if stopping {
-			return
-		}
-		stopping = true
-		if signal {
-			r.signals.stop(r.cfg.StopSignal)
-		}
-		kill = time.After(r.cfg.KillAfter)
-	}
-	for {
-		select {
-		case st := <-exited:
-			h.Duration = r.clock.Now().Sub(begin)
-			if ctx.Err() != nil || r.signals.cancelling() {
-				stop(cancelSignal(ctx) == 0)
-			}
-			if stopping {
-				endGroup(cmd, kill)
-			}
-			release()
-			<-released
-			st.TimedOut, st.SignalSent = h.TimedOut, r.signals.ended(st.Signal)
-			h.Exit = st
-			return
-		case <-timeout:
-			h.TimedOut = true
-			stop(true)
-		case <-done:
-			done = nil
-			stop(cancelSignal(ctx) == 0)
-		case <-kill:
-			kill = nil
-			r.signals.send(syscall.SIGKILL)
-		}
-	}
 }

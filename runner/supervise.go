@@ -1,0 +1,161 @@
+package runner
+
+import (
+	"context"
+	"os/exec"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/b0a38808/retry/exitcodes"
+	"github.com/b0a38808/retry/runner/proc"
+)
+
+// watchdogAfter is how long a process runs before its watchdog starts
+// (proc.Watch): long enough that `retry -- true` never starts one, short
+// enough that, started, it covers the attempt from its first 10 ms on.
+const watchdogAfter = 2 * time.Millisecond
+
+// child is a process that supervise runs, an attempt or the OnRetry
+// command, and what supervise tells the code around it on the way.
+type child struct {
+	cmd *exec.Cmd // prepared with proc.Prepare
+	// start starts cmd; nil means cmd.Start.
+	start func() error
+	// stopped, when not nil, is called when the process stops (Ctrl-Z);
+	// see proc.Wait.
+	stopped func()
+	// started, when not nil, is called once the process has started;
+	// exited once its first process has been reaped, before its pipes
+	// have drained.
+	started, exited func()
+}
+
+// supervise starts c.cmd and waits for it to end, for at most limit (0:
+// no limit) and until ctx is done; signals reach its group meanwhile
+// (r.signals). At the limit, or when ctx is done, it stops the group:
+// the stop signal, then SIGKILL after KillAfter. It returns how the
+// process ended and how long it ran from begin: StartErr set when it could
+// not be started, TimedOut when the limit stopped it.
+func (r *run) supervise(ctx context.Context, c child, limit time.Duration, begin time.Time) (st exitcodes.Exit, took time.Duration) {
+	cmd := c.cmd
+	startCmd := c.start
+	if startCmd == nil {
+		startCmd = cmd.Start
+	}
+	started := make(chan error, 1)
+	exited := make(chan exitcodes.Exit, 1) // as soon as the process is reaped
+	released := make(chan struct{})        // then, once its pipes are drained
+	go func() {
+		defer close(released)
+		// The parent-death signal fires when the thread that started the
+		// child exits: keep this goroutine on its thread until the child
+		// has been reaped. Not longer: waking a goroutine locked to its
+		// thread costs a hand-off between threads, and draining the
+		// output after the child has gone waits for other goroutines.
+		runtime.LockOSThread()
+		if err := r.signals.start(cmd, startCmd); err != nil {
+			runtime.UnlockOSThread()
+			started <- err
+			return
+		}
+		started <- nil
+		proc.Wait(cmd, c.stopped, func(st exitcodes.Exit) {
+			runtime.UnlockOSThread()
+			exited <- st
+		})
+	}()
+	if err := <-started; err != nil {
+		return exitcodes.Exit{StartErr: err}, r.clock.Now().Sub(begin)
+	}
+	if c.started != nil {
+		c.started()
+	}
+
+	var timeout, kill <-chan time.Time
+	if limit > 0 {
+		t := time.NewTimer(limit)
+		defer t.Stop()
+		timeout = t.C
+	}
+	// A watchdog kills the whole group if retry is killed (proc.Watch),
+	// from watchdogAfter on; a process that ends sooner does without the
+	// cost of starting it.
+	release := proc.Watch(cmd, watchdogAfter)
+	done := ctx.Done()
+	timedOut, stopping := false, false
+	// stop ends the process: the stop signal, then SIGKILL after the
+	// grace. A cancelling signal has already been forwarded: it is the
+	// stop signal then.
+	stop := func(signal bool) {
+		if stopping {
+			return
+		}
+		stopping = true
+		if signal {
+			r.signals.stop(r.cfg.StopSignal)
+		}
+		kill = time.After(r.cfg.KillAfter)
+	}
+	for {
+		select {
+		case st := <-exited:
+			// It took as long as its first process: the time its pipes
+			// take to drain is not its own, and its limit no longer runs.
+			took = r.clock.Now().Sub(begin)
+			if ctx.Err() != nil || r.signals.cancelling() {
+				// Cancelled as the process ended (perhaps by the very
+				// signal it died from, forwarded a moment ago): the rest
+				// of its group is stopped as with any cancel.
+				stop(cancelSignal(ctx) == 0)
+			}
+			if stopping {
+				// The first process is gone; the rest of the group has
+				// what is left of the grace to end (signals still reach
+				// it: a second TERM kills it), then SIGKILL, so nothing of
+				// it outlives it.
+				endGroup(cmd, kill)
+			}
+			// Whatever it left running is left alone from here; what it
+			// still writes gets stdio.DrainGrace to arrive.
+			if c.exited != nil {
+				c.exited()
+			}
+			release()
+			<-released
+			st.TimedOut, st.SignalSent = timedOut, r.signals.ended(st.Signal)
+			return st, took
+		case <-timeout:
+			timedOut = true
+			stop(true)
+		case <-done:
+			done = nil
+			stop(cancelSignal(ctx) == 0)
+		case <-kill:
+			kill = nil
+			r.signals.send(syscall.SIGKILL)
+		}
+	}
+}
+
+// groupPoll is how often endGroup looks whether the group has ended.
+const groupPoll = 20 * time.Millisecond
+
+// endGroup waits until no process of cmd's group runs any more, or until
+// kill fires, and then kills what is left of the group. A nil kill (it
+// has fired) kills at once.
+func endGroup(cmd *exec.Cmd, kill <-chan time.Time) {
+	if kill != nil {
+		tick := time.NewTicker(groupPoll)
+		defer tick.Stop()
+	wait:
+		for proc.GroupRunning(cmd) {
+			select {
+			case <-kill:
+				break wait
+			case <-tick.C:
+			}
+		}
+	}
+	_ = proc.Signal(cmd, syscall.SIGKILL)
+}

@@ -3,8 +3,6 @@ package classify
 import (
 	"strings"
 	"testing"
-
-	"github.com/b0a38808/retry/exitcodes"
 )
 
 // TestPresetMessages runs messages the tools really print (captured from
@@ -45,19 +43,7 @@ func TestPresetMessages(t *testing.T) {
 		{"ssh", 255, "kex_exchange_identification: Connection closed by remote host\r\nConnection closed by 127.0.0.1 port 2222", retried},
 		{"ssh", 255, "user@127.0.0.1: Permission denied (publickey).", stopped},
 	} {
-		p, err := LookupPreset(tc.preset)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := &Rules{}
-		if err := r.AddPreset(p); err != nil {
-			t.Fatal(err)
-		}
-		m := r.NewMatcher(nil)
-		w := m.Writer("stderr")
-		_, _ = w.Write([]byte(tc.text + "\n"))
-		_ = w.Close()
-		d := r.Classify(Facts{Exit: exitcodes.Exit{ExitCode: tc.exit}, Output: m.Output()})
+		d := classifyWith(t, tc.preset, tc.exit, tc.text+"\n")
 		if d.Class.String() != tc.want {
 			t.Errorf("preset %s, exit %d, %q: %s (%s), want %s", tc.preset, tc.exit, tc.text, d.Class, d.Reason, tc.want)
 		}
@@ -70,16 +56,7 @@ func TestPresetMessages(t *testing.T) {
 // TestAptFailIf: apt-get update that kept its old lists exits 0 with W:
 // lines; the preset makes it a failure.
 func TestAptFailIf(t *testing.T) {
-	p, _ := LookupPreset("apt")
-	r := &Rules{}
-	if err := r.AddPreset(p); err != nil {
-		t.Fatal(err)
-	}
-	m := r.NewMatcher(nil)
-	w := m.Writer("stderr")
-	_, _ = w.Write([]byte("W: Failed to fetch http://127.0.0.1:1/debian/dists/stable/InRelease  Could not connect to 127.0.0.1:1 (127.0.0.1). - connect (111: Connection refused)\nW: Some index files failed to download. They have been ignored, or old ones used instead.\n"))
-	_ = w.Close()
-	d := r.Classify(Facts{Output: m.Output()})
+	d := classifyWith(t, "apt", 0, "W: Failed to fetch http://127.0.0.1:1/debian/dists/stable/InRelease  Could not connect to 127.0.0.1:1 (127.0.0.1). - connect (111: Connection refused)\nW: Some index files failed to download. They have been ignored, or old ones used instead.\n")
 	if d.Class != Retryable || !strings.HasPrefix(d.Reason, "exit 0 but stderr matched --fail-if of preset apt: ") {
 		t.Errorf("apt-get update with failed mirrors: %s (%s)", d.Class, d.Reason)
 	}
@@ -88,16 +65,7 @@ func TestAptFailIf(t *testing.T) {
 // TestAptFailIfStop: a repository whose key is missing fails every
 // update the same way: the stop rule makes the --fail-if failure final.
 func TestAptFailIfStop(t *testing.T) {
-	p, _ := LookupPreset("apt")
-	r := &Rules{}
-	if err := r.AddPreset(p); err != nil {
-		t.Fatal(err)
-	}
-	m := r.NewMatcher(nil)
-	w := m.Writer("stderr")
-	_, _ = w.Write([]byte("W: GPG error: http://127.0.0.1:8080 stable InRelease: The following signatures couldn't be verified because the public key is not available: NO_PUBKEY 5DC22404A6F9F1CA\nW: Failed to fetch http://127.0.0.1:8080/dists/stable/InRelease  The following signatures couldn't be verified because the public key is not available: NO_PUBKEY 5DC22404A6F9F1CA\nW: Some index files failed to download. They have been ignored, or old ones used instead.\n"))
-	_ = w.Close()
-	d := r.Classify(Facts{Output: m.Output()})
+	d := classifyWith(t, "apt", 0, "W: GPG error: http://127.0.0.1:8080 stable InRelease: The following signatures couldn't be verified because the public key is not available: NO_PUBKEY 5DC22404A6F9F1CA\nW: Failed to fetch http://127.0.0.1:8080/dists/stable/InRelease  The following signatures couldn't be verified because the public key is not available: NO_PUBKEY 5DC22404A6F9F1CA\nW: Some index files failed to download. They have been ignored, or old ones used instead.\n")
 	if d.Class != Permanent || !strings.Contains(d.Reason, "--fail-if of preset apt") || !strings.Contains(d.Reason, "--stop-if of preset apt") {
 		t.Errorf("apt-get update without the key: %s (%s)", d.Class, d.Reason)
 	}

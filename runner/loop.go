@@ -1,0 +1,187 @@
+package runner
+
+import (
+	"context"
+	"time"
+
+	"github.com/b0a38808/retry/runner/classify"
+	"github.com/b0a38808/retry/runner/stdio"
+)
+
+// loop runs the attempts and the waits between them until one of them
+// ends the operation.
+func (r *run) loop(ctx context.Context) *Result {
+	res := r.res
+	defer func() { res.Elapsed = r.clock.Now().Sub(res.Started) }()
+	retryIndex := 0 // of the next wait: 0 for the first retry, or after a reset
+	for n := 1; ; n++ {
+		release, outcome, err := r.admit(ctx, n)
+		if outcome == "" && err == nil && ctx.Err() != nil {
+			// Cancelled before the budget's waits, or just after.
+			release()
+			outcome = Cancelled
+		}
+		if err != nil {
+			r.err = err
+			return res
+		}
+		if outcome != "" {
+			r.endBetween(ctx, outcome)
+			return res
+		}
+		// The time left is measured after the budget's waits: no attempt
+		// starts after the deadline.
+		limit, ok := attemptLimit(r.clock.Now(), r.cfg.Deadline, r.cfg.Timeout)
+		if !ok {
+			release()
+			res.Outcome = Deadline
+			return res
+		}
+		std, err := r.streams.Begin()
+		if err != nil {
+			release()
+			r.err = err
+			return res
+		}
+		res.Attempts = append(res.Attempts, Attempt{Number: n})
+		a := &res.Attempts[n-1]
+		r.observeStart(a)
+		out, held := r.attempt(ctx, a, limit, std)
+		release()
+		if err := r.streams.End(); err != nil {
+			r.err = err
+			return res
+		}
+		a.Hint, a.HasHint = out.Hint, out.HasHint
+		d := r.rules.Classify(classify.Facts{Exit: a.Exit, Output: out})
+		a.Class, a.Reason, a.Advice = d.Class, d.Reason, d.Advice
+		if res.Outcome = r.verdict(ctx, a, d, held); res.Outcome != "" {
+			r.observeFinish(a, false)
+			return res
+		}
+		if err := r.streams.Replayable(); err != nil {
+			// No other attempt could get its input: fail now, not
+			// after the wait.
+			r.observeFinish(a, false)
+			r.err = err
+			return res
+		}
+		delay, outcome := r.beforeWait(ctx, a, out, &retryIndex)
+		if outcome != "" {
+			r.endBetween(ctx, outcome)
+			r.observeFinish(a, false)
+			return res
+		}
+		a.Delay, a.HasDelay = delay, true
+		r.observeFinish(a, true)
+		if err := r.clock.Sleep(ctx, delay); err != nil {
+			r.endBetween(ctx, Cancelled)
+			return res
+		}
+	}
+}
+
+// verdict returns the outcome that attempt a, decided as d, brings about,
+// or "" when another attempt may follow. held: a held the terminal.
+func (r *run) verdict(ctx context.Context, a *Attempt, d classify.Decision, held bool) Outcome {
+	switch {
+	case d.Class == classify.Success:
+		return Succeeded
+	case ctx.Err() != nil:
+		return Cancelled
+	case held && interrupted(a):
+		a.Reason += "; interrupted at the terminal"
+		return Cancelled
+	case r.leftTerminal(a):
+		a.Reason += "; the terminal hung up"
+		return Cancelled
+	case a.TimedOut && !r.cfg.Deadline.IsZero() && !r.clock.Now().Before(r.cfg.Deadline):
+		return Deadline
+	case !d.Retry:
+		return Permanent
+	case r.cfg.Attempts > 0 && a.Number >= r.cfg.Attempts:
+		return Exhausted
+	case r.outputGone():
+		// Another attempt would start: not into a closed pipe.
+		a.Reason += "; nothing reads retry's output any more"
+		return Cancelled
+	}
+	return ""
+}
+
+// beforeWait does what comes between the failed attempt a, whose output
+// showed out, and the wait after it: it draws the wait (from retry index
+// *retryIndex, which it moves on), lets a server's hint lengthen it, asks
+// the budget for the retry and runs Config.OnRetry. It returns the wait,
+// or the outcome that ends the operation instead: Deadline whenever the
+// wait would no longer end before the deadline.
+func (r *run) beforeWait(ctx context.Context, a *Attempt, out classify.Output, retryIndex *int) (time.Duration, Outcome) {
+	if *retryIndex > 0 && r.cfg.Backoff.Reset(a.Duration) {
+		*retryIndex, a.BackoffReset = 0, true
+	}
+	delay, err := r.cfg.Backoff.Delay(*retryIndex, r.rand)
+	*retryIndex++
+	if err != nil {
+		// Run checked the policy; an error here is a bug.
+		panic(err)
+	}
+	// A server's hint may lengthen the wait; the deadline still bounds it.
+	backoff := delay
+	delay, note := r.rules.Wait(delay, out)
+	if note != "" {
+		a.Reason += "; " + note
+	}
+	if now := r.clock.Now(); !waitFits(now, delay, r.cfg.Deadline) {
+		if delay > backoff {
+			a.HintPastDeadline, a.Left = true, r.cfg.Deadline.Sub(now)
+		}
+		return 0, Deadline
+	}
+	// Asking the budget, and the OnRetry command, take time: the wait
+	// must still fit after each.
+	if outcome := r.allowRetry(ctx, a, delay); outcome != "" {
+		return 0, outcome
+	}
+	if !waitFits(r.clock.Now(), delay, r.cfg.Deadline) {
+		return 0, Deadline
+	}
+	if r.cfg.OnRetry == "" {
+		return delay, ""
+	}
+	if outcome := r.onRetry(ctx, a); outcome != "" {
+		return 0, outcome
+	}
+	if !waitFits(r.clock.Now(), delay, r.cfg.Deadline) {
+		return 0, Deadline
+	}
+	return delay, ""
+}
+
+// endBetween ends the operation with outcome between attempts: a
+// cancelling signal is then the Result's, as no attempt died from it.
+func (r *run) endBetween(ctx context.Context, outcome Outcome) {
+	r.res.Outcome = outcome
+	if outcome == Cancelled {
+		r.res.Signal = cancelSignal(ctx)
+	}
+}
+
+// outputGone reports whether the reader of retry's own stdout or stderr
+// has gone (`retry ... | head -1`), however the attempt ended: it died
+// from SIGPIPE, or, as curl does, saw the write fail and exited 23. The
+// reader ended the operation: another attempt's output has nowhere to go.
+func (r *run) outputGone() bool {
+	return stdio.ReaderGone(r.cfg.Stdout) || stdio.ReaderGone(r.cfg.Stderr)
+}
+
+func (r *run) observeStart(a *Attempt) {
+	if r.cfg.Observer != nil {
+		r.cfg.Observer.AttemptStarted(a, r.cfg.Attempts)
+	}
+}
+
+func (r *run) observeFinish(a *Attempt, retrying bool) {
+	if r.cfg.Observer != nil {
+		r.cfg.Observer.AttemptFinished(a, r.cfg.Attempts, retrying)
+	}
+}

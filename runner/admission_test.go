@@ -14,13 +14,14 @@ import (
 	"github.com/b0a38808/retry/runner/clock"
 )
 
-// openBudget opens budget "api" in a fresh directory on clock.
 // stateDir returns a state directory for a test, to be created private
 // by budget.Open: the one t.TempDir makes may be open to others.
 func stateDir(t *testing.T) string {
 	return filepath.Join(t.TempDir(), "state")
 }
 
+// openBudget opens budget "api" with policy p in dir, on the fake clock
+// (nil: the real one).
 func openBudget(t *testing.T, dir string, p budget.Policy, fake *fakeClock) *budget.Budget {
 	t.Helper()
 	var c clock.Clock // nil: the real one

@@ -46,11 +46,12 @@ func openHeld(t *testing.T, dst *bytes.Buffer, limit int64) *Streams {
 	return s
 }
 
-// run runs script in sh with a's stdout and reports its exit error.
+// run runs script in sh with a's stdin, stdout and stderr and reports its
+// exit error.
 func run(t *testing.T, a Attempt, script string) error {
 	t.Helper()
 	cmd := exec.Command("sh", "-c", script)
-	cmd.Stdout = a.Stdout
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = a.Stdin, a.Stdout, a.Stderr
 	var err error
 	within(t, 10*time.Second, "the attempt", func() { err = cmd.Run() })
 	return err

@@ -7,30 +7,17 @@ import (
 	"errors"
 	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
-
-// runAll runs script in sh with a's stdin, stdout and stderr and reports
-// its exit error.
-func runAll(t *testing.T, a Attempt, script string) error {
-	t.Helper()
-	cmd := exec.Command("sh", "-c", script)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = a.Stdin, a.Stdout, a.Stderr
-	var err error
-	within(t, 10*time.Second, "the attempt", func() { err = cmd.Run() })
-	return err
-}
 
 func TestStderrFinalWritesOnlyTheLastAttempt(t *testing.T) {
 	var out, errOut bytes.Buffer
 	s := open(t, Config{Stdout: &out, Stderr: &errOut, StderrMode: StdoutFinal})
 	for _, script := range []string{"echo out 1; echo one >&2; exit 1", "echo out 2; echo two >&2; exit 1", "echo out 3; echo three >&2"} {
 		a := begin(t, s)
-		runAll(t, a, script)
+		run(t, a, script)
 		end(t, s)
 		if errOut.Len() != 0 {
 			t.Fatalf("output reached stderr before Finish: %q", errOut.String())
@@ -58,7 +45,7 @@ func TestStderrFinalByteExactFromAProcess(t *testing.T) {
 	var dst bytes.Buffer
 	s := open(t, Config{Stdin: in, Stderr: &dst, StderrMode: StdoutFinal})
 	for _, script := range []string{"head -c 777 >&2; exit 1", "cat >&2"} {
-		runAll(t, begin(t, s), script)
+		run(t, begin(t, s), script)
 		end(t, s)
 	}
 	if err := s.Finish(); err != nil {
@@ -83,7 +70,7 @@ func TestStderrFinalLostOutputIsNeverWrittenCut(t *testing.T) {
 		return &fullFile{tempFile: f, limit: 64 << 10}, nil
 	}
 	a := begin(t, s)
-	if err := runAll(t, a, "echo whole; head -c 1048576 /dev/zero >&2; exit $?"); err != nil {
+	if err := run(t, a, "echo whole; head -c 1048576 /dev/zero >&2; exit $?"); err != nil {
 		t.Errorf("the command saw the failure to hold its stderr: %v", err)
 	}
 	end(t, s)

@@ -19,49 +19,67 @@ import (
 // group behind for more than a second: not the first process (on Linux
 // its parent-death signal) and not what it started in the background (the
 // watchdog, which covers the attempt from its first 10 ms on; issue 14).
+// The --on-retry command is stopped as an attempt is, and so dies with
+// retry too.
 func TestKilledRetryLeavesNoOrphans(t *testing.T) {
 	path, err := exec.LookPath("retry")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, after := range []time.Duration{10 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond} {
-		t.Run(after.String(), func(t *testing.T) {
-			dir := t.TempDir()
-			cmd := exec.Command(path, "-a", "2", "--", "sh", "-c", `sleep 30 & echo $$ >ready; sleep 30`)
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "GORACE="+noExitSleep())
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			ready := filepath.Join(dir, "ready")
-			var pgid int
-			deadline := time.Now().Add(10 * time.Second)
-			for pgid == 0 {
-				if b, err := os.ReadFile(ready); err == nil && bytes.HasSuffix(b, []byte("\n")) {
-					pgid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-					break
-				}
-				if time.Now().After(deadline) {
-					cmd.Process.Kill()
-					t.Fatal("the attempt did not start within 10s")
-				}
-				time.Sleep(time.Millisecond)
-			}
-			started := time.Now()
-			t.Cleanup(func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) })
-			time.Sleep(after)
-			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
-			_ = cmd.Wait()
-			killed, at := time.Now(), time.Since(started)
-			for groupAlive(pgid) {
-				if time.Since(killed) > time.Second {
-					t.Fatalf("retry SIGKILLed %v into the attempt: its group %d still has %s a second later", at.Round(time.Millisecond), pgid, groupMembers(pgid))
-				}
-				time.Sleep(5 * time.Millisecond)
-			}
-		})
+	const group = `sleep 30 & echo $$ >ready; sleep 30`
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"attempt", []string{"-a", "2", "--", "sh", "-c", group}},
+		{"on-retry", []string{"-a", "2", "--delay", "1ms", "--on-retry", group, "--", "false"}},
+	} {
+		for _, after := range []time.Duration{10 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond} {
+			t.Run(tc.name+"/"+after.String(), func(t *testing.T) {
+				killedRetryLeavesNoOrphans(t, path, tc.args, after)
+			})
+		}
+	}
+}
+
+// killedRetryLeavesNoOrphans runs retry with args, whose process writes
+// its group's id to the file ready, SIGKILLs retry after it, and fails
+// unless the group is gone within a second.
+func killedRetryLeavesNoOrphans(t *testing.T, path string, args []string, after time.Duration) {
+	dir := t.TempDir()
+	cmd := exec.Command(path, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GORACE="+noExitSleep())
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ready := filepath.Join(dir, "ready")
+	var pgid int
+	deadline := time.Now().Add(10 * time.Second)
+	for pgid == 0 {
+		if b, err := os.ReadFile(ready); err == nil && bytes.HasSuffix(b, []byte("\n")) {
+			pgid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("the process did not start within 10s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	started := time.Now()
+	t.Cleanup(func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) })
+	time.Sleep(after)
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	killed, at := time.Now(), time.Since(started)
+	for groupAlive(pgid) {
+		if time.Since(killed) > time.Second {
+			t.Fatalf("retry SIGKILLed %v after the process started: its group %d still has %s a second later", at.Round(time.Millisecond), pgid, groupMembers(pgid))
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -194,7 +194,7 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	if cfg.Rules, err = o.classify.rules(stdout, stderr, cfg.StdoutMode == stdio.StdoutFinal, cfg.StderrMode == stdio.StdoutFinal); err != nil {
+	if cfg.Rules, err = o.classify.rules(stdout, stderr, cfg.StdoutMode == stdio.OutputFinal, cfg.StderrMode == stdio.OutputFinal); err != nil {
 		return err
 	}
 	cfg.Rules.CheckCommand(cfg.Command)

@@ -27,10 +27,10 @@ func (o *streamOptions) apply(cfg *runner.Config) error {
 	if cfg.StdinMode, err = stdio.ParseStdinMode(o.stdin); err != nil {
 		return usagef("", "--stdin: %s", err)
 	}
-	if cfg.StdoutMode, err = stdio.ParseStdoutMode(o.stdout); err != nil {
+	if cfg.StdoutMode, err = stdio.ParseOutputMode(o.stdout); err != nil {
 		return usagef("", "--stdout: %s", err)
 	}
-	if cfg.StderrMode, err = stdio.ParseStdoutMode(o.stderr); err != nil {
+	if cfg.StderrMode, err = stdio.ParseOutputMode(o.stderr); err != nil {
 		return usagef("", "--stderr: %s", err)
 	}
 	return nil

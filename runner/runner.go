@@ -68,11 +68,11 @@ type Config struct {
 	// output streams through (the default) or only the last attempt's is
 	// written out. See runner/stdio.
 	StdinMode  stdio.StdinMode
-	StdoutMode stdio.StdoutMode
+	StdoutMode stdio.OutputMode
 	// StderrMode does for each attempt's stderr what StdoutMode does for
 	// its stdout; retry's own lines, and the OnRetry command's output, go
 	// to Stderr as they come whatever the mode.
-	StderrMode stdio.StdoutMode
+	StderrMode stdio.OutputMode
 	// Signals delivers the signals retry receives (SignalCatcher.Signals):
 	// each is forwarded to the running attempt's process group; INT,
 	// TERM, HUP and QUIT also cancel (see Cancels), and a second INT or

@@ -35,7 +35,7 @@ func (f *fullFile) Write(p []byte) (int, error) {
 func openHeld(t *testing.T, dst *bytes.Buffer, limit int64) *Streams {
 	t.Helper()
 	dir := t.TempDir()
-	s := open(t, Config{Stdout: dst, StdoutMode: StdoutFinal, TempDir: dir})
+	s := open(t, Config{Stdout: dst, StdoutMode: OutputFinal, TempDir: dir})
 	s.out.(*finalOutput).create = func(dir, pattern string) (heldFile, error) {
 		f, err := createTemp(dir, pattern)
 		if err != nil {
@@ -100,7 +100,7 @@ func TestHeldOutputLostByAnAttemptThatIsNotTheLast(t *testing.T) {
 // attempt's file, never the next one's.
 func TestHeldOutputOfAProcessLeftBehind(t *testing.T) {
 	var dst bytes.Buffer
-	s := open(t, Config{Stdout: &dst, StdoutMode: StdoutFinal})
+	s := open(t, Config{Stdout: &dst, StdoutMode: OutputFinal})
 	run(t, begin(t, s), "echo first; (sleep 2; echo late) &")
 	start := time.Now()
 	end(t, s)

@@ -14,7 +14,7 @@ import (
 
 func TestStderrFinalWritesOnlyTheLastAttempt(t *testing.T) {
 	var out, errOut bytes.Buffer
-	s := open(t, Config{Stdout: &out, Stderr: &errOut, StderrMode: StdoutFinal})
+	s := open(t, Config{Stdout: &out, Stderr: &errOut, StderrMode: OutputFinal})
 	for _, script := range []string{"echo out 1; echo one >&2; exit 1", "echo out 2; echo two >&2; exit 1", "echo out 3; echo three >&2"} {
 		a := begin(t, s)
 		run(t, a, script)
@@ -43,7 +43,7 @@ func TestStderrFinalByteExactFromAProcess(t *testing.T) {
 	in.Write(data)
 	in.Seek(0, io.SeekStart)
 	var dst bytes.Buffer
-	s := open(t, Config{Stdin: in, Stderr: &dst, StderrMode: StdoutFinal})
+	s := open(t, Config{Stdin: in, Stderr: &dst, StderrMode: OutputFinal})
 	for _, script := range []string{"head -c 777 >&2; exit 1", "cat >&2"} {
 		run(t, begin(t, s), script)
 		end(t, s)
@@ -61,7 +61,7 @@ func TestStderrFinalByteExactFromAProcess(t *testing.T) {
 // whole. The command never sees the failure.
 func TestStderrFinalLostOutputIsNeverWrittenCut(t *testing.T) {
 	var out, errOut bytes.Buffer
-	s := open(t, Config{Stdout: &out, StdoutMode: StdoutFinal, Stderr: &errOut, StderrMode: StdoutFinal, TempDir: t.TempDir()})
+	s := open(t, Config{Stdout: &out, StdoutMode: OutputFinal, Stderr: &errOut, StderrMode: OutputFinal, TempDir: t.TempDir()})
 	s.errOut.(*finalOutput).create = func(dir, pattern string) (heldFile, error) {
 		f, err := createTemp(dir, pattern)
 		if err != nil {

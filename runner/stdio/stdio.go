@@ -1,6 +1,6 @@
 // Package stdio carries every byte between an attempt and retry's own
 // descriptors, so that retrying neither loses nor mixes bytes: every
-// attempt can read the same input from the start, with StdoutFinal only
+// attempt can read the same input from the start, with OutputFinal only
 // the last attempt's output reaches the real stdout (or stderr), and a
 // Tap shows the streams the classification reads to a matcher on their
 // way out.
@@ -46,30 +46,30 @@ const (
 	StdinNull
 )
 
-// StdoutMode says where each attempt's standard output goes; the same
+// OutputMode says where each attempt's standard output goes; the same
 // modes apply to its standard error (Config.StderrMode).
-type StdoutMode int
+type OutputMode int
 
 const (
-	// StdoutStream passes every attempt's output through as it is written.
-	StdoutStream StdoutMode = iota
-	// StdoutFinal holds each attempt's output in a temporary file and
+	// OutputStream passes every attempt's output through as it is written.
+	OutputStream OutputMode = iota
+	// OutputFinal holds each attempt's output in a temporary file and
 	// writes out only the last attempt's (see Streams.Finish). retry
 	// writes that file itself, from a pipe the attempt writes into, so
 	// that the command never sees a failure to hold its output; output
 	// that could not be held whole is never written out (ErrOutputLost).
-	StdoutFinal
+	OutputFinal
 )
 
 var stdinModes = []string{StdinReplay: "replay", StdinInherit: "inherit", StdinNull: "null"}
 
-var stdoutModes = []string{StdoutStream: "stream", StdoutFinal: "final"}
+var outputModes = []string{OutputStream: "stream", OutputFinal: "final"}
 
 // String returns the mode's flag value: replay, inherit or null.
 func (m StdinMode) String() string { return modeName(stdinModes, int(m)) }
 
 // String returns the mode's flag value: stream or final.
-func (m StdoutMode) String() string { return modeName(stdoutModes, int(m)) }
+func (m OutputMode) String() string { return modeName(outputModes, int(m)) }
 
 func modeName(names []string, i int) string {
 	if i < 0 || i >= len(names) {
@@ -84,10 +84,10 @@ func ParseStdinMode(s string) (StdinMode, error) {
 	return StdinMode(i), err
 }
 
-// ParseStdoutMode parses a --stdout value: stream or final.
-func ParseStdoutMode(s string) (StdoutMode, error) {
-	i, err := parseMode(stdoutModes, s)
-	return StdoutMode(i), err
+// ParseOutputMode parses a --stdout or --stderr value: stream or final.
+func ParseOutputMode(s string) (OutputMode, error) {
+	i, err := parseMode(outputModes, s)
+	return OutputMode(i), err
 }
 
 func parseMode(names []string, s string) (int, error) {
@@ -124,21 +124,21 @@ type Config struct {
 	// Stdout receives the attempts' output; nil writes to the null device.
 	Stdout io.Writer
 	// StdoutMode applies to Stdout.
-	StdoutMode StdoutMode
+	StdoutMode OutputMode
 	// Stderr receives the attempts' error output; nil writes to the null
 	// device.
 	Stderr io.Writer
 	// StderrMode applies to Stderr, as StdoutMode to Stdout.
-	StderrMode StdoutMode
+	StderrMode OutputMode
 	// TempDir holds the temporary files; empty means os.TempDir().
 	TempDir string
 }
 
 // Attempt is what one attempt reads and writes. All are always non-nil;
 // Stdin is a real file, so starting a process needs no copying goroutine.
-// Stdout and Stderr are real files too (in StdoutFinal mode, a pipe that
+// Stdout and Stderr are real files too (in OutputFinal mode, a pipe that
 // retry reads; on Windows a writer that os/exec carries), unless
-// Config.Stdout or Config.Stderr was another writer in StdoutStream mode.
+// Config.Stdout or Config.Stderr was another writer in OutputStream mode.
 type Attempt struct {
 	Stdin  *os.File
 	Stdout io.Writer
@@ -165,7 +165,7 @@ type input interface {
 	replayable() error
 }
 
-// output is one StdoutMode's way to give each attempt its stdout (or
+// output is one OutputMode's way to give each attempt its stdout (or
 // stderr).
 // finish fails, writing nothing, with an error wrapping ErrOutputLost
 // when the output it held is not whole.
@@ -204,21 +204,21 @@ func Open(cfg Config) (*Streams, error) {
 
 // openOutput returns one stream's output to dst in mode; pattern names
 // its held files.
-func openOutput(dst io.Writer, mode StdoutMode, dir, pattern string) (output, error) {
+func openOutput(dst io.Writer, mode OutputMode, dir, pattern string) (output, error) {
 	if dst == nil {
 		dst = io.Discard
 	}
 	switch mode {
-	case StdoutStream:
+	case OutputStream:
 		return openStream(dst)
-	case StdoutFinal:
+	case OutputFinal:
 		return &finalOutput{dst: dst, dir: dir, pattern: pattern}, nil
 	}
 	return nil, fmt.Errorf("unknown %v", mode)
 }
 
 // Begin returns the next attempt's stdin, stdout and stderr. With
-// StdoutFinal it discards the output of the attempt before. It fails when a spooled stdin
+// OutputFinal it discards the output of the attempt before. It fails when a spooled stdin
 // could not be copied in full: the attempt would read only part of it.
 func (s *Streams) Begin() (Attempt, error) {
 	if s.running {
@@ -279,7 +279,7 @@ func (s *Streams) Replayable() error {
 	return nil
 }
 
-// Finish tells that no other attempt will start: with StdoutFinal the
+// Finish tells that no other attempt will start: with OutputFinal the
 // output of the attempt that ended last is written to Config.Stdout, then
 // its error output to Config.Stderr, each whole or not at all. A running
 // attempt is ended first. When both fail, the error is stdout's.

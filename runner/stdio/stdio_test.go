@@ -37,16 +37,16 @@ func TestParseModes(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		in   string
-		want StdoutMode
+		want OutputMode
 		ok   bool
 	}{
-		{"stream", StdoutStream, true},
-		{"final", StdoutFinal, true},
+		{"stream", OutputStream, true},
+		{"final", OutputFinal, true},
 		{"last", 0, false},
 	} {
-		got, err := ParseStdoutMode(tc.in)
+		got, err := ParseOutputMode(tc.in)
 		if (err == nil) != tc.ok || got != tc.want {
-			t.Errorf("ParseStdoutMode(%q) = %v, %v; want %v, ok %v", tc.in, got, err, tc.want, tc.ok)
+			t.Errorf("ParseOutputMode(%q) = %v, %v; want %v, ok %v", tc.in, got, err, tc.want, tc.ok)
 		}
 	}
 }
@@ -341,7 +341,7 @@ func TestTemporaryFilesArePrivateAndRemoved(t *testing.T) {
 	w.Write([]byte("x"))
 	defer w.Close() // the input never ends: Close must not wait for it
 	var dst bytes.Buffer
-	s, err := Open(Config{Stdin: r, Stdout: &dst, StdoutMode: StdoutFinal, TempDir: dir})
+	s, err := Open(Config{Stdin: r, Stdout: &dst, StdoutMode: OutputFinal, TempDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

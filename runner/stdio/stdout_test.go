@@ -33,7 +33,7 @@ func TestStdoutFinalWritesOnlyTheLastAttempt(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var dst bytes.Buffer
-			s := open(t, Config{Stdout: &dst, StdoutMode: StdoutFinal})
+			s := open(t, Config{Stdout: &dst, StdoutMode: OutputFinal})
 			for _, w := range tc.writes {
 				a := begin(t, s)
 				io.WriteString(a.Stdout, w)
@@ -64,7 +64,7 @@ func TestStdoutFinalByteExactFromAProcess(t *testing.T) {
 	in.Write(data)
 	in.Seek(0, io.SeekStart)
 	var dst bytes.Buffer
-	s := open(t, Config{Stdin: in, Stdout: &dst, StdoutMode: StdoutFinal})
+	s := open(t, Config{Stdin: in, Stdout: &dst, StdoutMode: OutputFinal})
 	for _, script := range []string{"head -c 777; exit 1", "cat"} {
 		a := begin(t, s)
 		if _, ok := a.Stdout.(*os.File); !ok {
@@ -83,7 +83,7 @@ func TestStdoutFinalByteExactFromAProcess(t *testing.T) {
 
 func TestStdoutFinalFinishEndsARunningAttempt(t *testing.T) {
 	var dst bytes.Buffer
-	s := open(t, Config{Stdout: &dst, StdoutMode: StdoutFinal})
+	s := open(t, Config{Stdout: &dst, StdoutMode: OutputFinal})
 	a := begin(t, s)
 	io.WriteString(a.Stdout, "partial")
 	if err := s.Finish(); err != nil {

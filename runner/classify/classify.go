@@ -94,6 +94,7 @@ type Rules struct {
 
 	presets []Preset // added by AddPreset
 	quiet   *Quiet   // found by CheckCommand
+	search  *Search  // the attempts' compiled search, made by NewMatcher
 }
 
 // CodeRule is a set of exit codes and where it was given: From is empty

@@ -84,6 +84,9 @@ type Watch struct {
 	Now func() time.Time
 	// MaxLine overrides MaxLine when positive (for tests).
 	MaxLine int
+	// Search, when set, is shared by the Matchers of the same patterns,
+	// which then compile their search once; nil compiles it for this one.
+	Search *Search
 }
 
 // Match tells which pattern matched first, and where.
@@ -124,6 +127,7 @@ type Matcher struct {
 	out         Output
 	idx         *index   // built on the first line
 	probes      []*probe // all of them, once idx is built
+	search      *Search  // where idx's set comes from
 	gen         uint64   // counts the lines matched
 }
 
@@ -137,12 +141,15 @@ type probe struct {
 
 // NewMatcher returns a Matcher for one attempt.
 func NewMatcher(w Watch) *Matcher {
-	m := &Matcher{now: w.Now, maxLine: w.MaxLine}
+	m := &Matcher{now: w.Now, maxLine: w.MaxLine, search: w.Search}
 	if m.now == nil {
 		m.now = time.Now
 	}
 	if m.maxLine <= 0 {
 		m.maxLine = MaxLine
+	}
+	if m.search == nil {
+		m.search = new(Search)
 	}
 	m.stop = probes(w.StopIf)
 	m.retry = probes(w.RetryIf)

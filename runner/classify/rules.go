@@ -52,12 +52,16 @@ func (r *Rules) ReadsOutput() bool {
 }
 
 // NewMatcher returns a Matcher for one attempt's output, nil when no rule
-// reads output. now is the clock HTTP-date hints are measured against.
+// reads output. now is the clock HTTP-date hints are measured against. The
+// Matchers of one Rules share their compiled search.
 func (r *Rules) NewMatcher(now func() time.Time) *Matcher {
 	if !r.ReadsOutput() {
 		return nil
 	}
-	return NewMatcher(Watch{StopIf: r.StopIf, RetryIf: r.RetryIf, FailIf: r.FailIf, Hints: r.Hints, HintPattern: r.HintPattern, Now: now})
+	if r.search == nil {
+		r.search = new(Search)
+	}
+	return NewMatcher(Watch{StopIf: r.StopIf, RetryIf: r.RetryIf, FailIf: r.FailIf, Hints: r.Hints, HintPattern: r.HintPattern, Now: now, Search: r.search})
 }
 
 // Wait returns the wait before the next attempt: the jittered delay, or the

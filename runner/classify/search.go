@@ -3,6 +3,7 @@ package classify
 import (
 	"bytes"
 	"slices"
+	"sync"
 
 	"github.com/b0a38808/retry/runner/classify/literal"
 )
@@ -15,27 +16,37 @@ import (
 // one Scanner, and the patterns each string stands for.
 type index struct {
 	sc     *literal.Scanner
-	owners [][]*probe // by string id
+	owners [][]int32 // by string id: the patterns, as indexes into probes (shared, read only)
 }
 
-// build compiles the index, when the first line arrives.
-func (m *Matcher) build() {
-	m.hintProbe()
-	m.probes = m.all()
+// Search is a rule set's compiled literal search, shared by the Matchers
+// of its attempts so that each attempt that prints does not compile it
+// again. The zero value is ready to use, and it is safe for concurrent use.
+type Search struct {
+	mu     sync.Mutex
+	pats   []*Pattern // the probes' patterns it was compiled for
+	set    *literal.Set
+	owners [][]int32 // by string id: the probes, as indexes into pats
+	hint   *Pattern  // the Retry-After expression, once compiled
+}
+
+// compiled returns the set and owners for pats, compiling them when pats
+// are not the ones it holds.
+func (s *Search) compiled(pats []*Pattern) (*literal.Set, [][]int32) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.set != nil && slices.Equal(s.pats, pats) {
+		return s.set, s.owners
+	}
 	n := 0
-	for _, p := range m.probes {
-		n += len(p.pat.literals())
+	for _, p := range pats {
+		n += len(p.literals())
 	}
 	ss := make([]literal.String, 0, n)
 	ids := make(map[literal.String]int, n)
-	owners := make([][]*probe, 0, n)
-	for _, p := range m.probes {
-		lits := p.pat.literals()
-		if lits == nil {
-			p.always = true
-			continue
-		}
-		for _, l := range lits {
+	owners := make([][]int32, 0, n)
+	for i, p := range pats {
+		for _, l := range p.literals() {
 			id, ok := ids[l]
 			if !ok {
 				id = len(ss)
@@ -43,10 +54,39 @@ func (m *Matcher) build() {
 				ss = append(ss, l)
 				owners = append(owners, nil)
 			}
-			owners[id] = append(owners[id], p)
+			owners[id] = append(owners[id], int32(i))
 		}
 	}
-	m.idx = &index{sc: literal.NewSet(ss).NewScanner(), owners: owners}
+	s.pats, s.set, s.owners = pats, literal.NewSet(ss), owners
+	return s.set, s.owners
+}
+
+// hintPattern returns the compiled Retry-After expression.
+func (s *Search) hintPattern() *Pattern {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.hint == nil {
+		pat, err := CompilePattern(defaultHint)
+		if err != nil {
+			panic(err) // a constant expression: a bug
+		}
+		s.hint = pat
+	}
+	return s.hint
+}
+
+// build compiles the index, when the first line arrives, or takes it from
+// the Watch's Search.
+func (m *Matcher) build() {
+	m.hintProbe()
+	m.probes = m.all()
+	pats := make([]*Pattern, len(m.probes))
+	for i, p := range m.probes {
+		pats[i] = p.pat
+		p.always = p.pat.literals() == nil
+	}
+	set, ids := m.search.compiled(pats)
+	m.idx = &index{sc: set.NewScanner(), owners: ids}
 }
 
 // all returns the matcher's probes, stop, retry, fail, then the hint's.
@@ -96,8 +136,8 @@ func (m *Matcher) scan(stream string, r []byte) {
 		}
 		m.gen++
 		for found && start <= e {
-			for _, p := range m.idx.owners[id] {
-				p.stamp = m.gen
+			for _, i := range m.idx.owners[id] {
+				m.probes[i].stamp = m.gen
 			}
 			start, id, found = sc.Next()
 		}
@@ -178,7 +218,7 @@ func (m *Matcher) retire() {
 		m.fail[i].dead = m.out.FailIf != nil
 	}
 	for id, owners := range m.idx.owners {
-		if !slices.ContainsFunc(owners, func(p *probe) bool { return !p.dead }) {
+		if !slices.ContainsFunc(owners, func(i int32) bool { return !m.probes[i].dead }) {
 			m.idx.sc.Disable(id)
 		}
 	}
@@ -188,11 +228,7 @@ func (m *Matcher) retire() {
 // Retry-After expression is compiled on the first call.
 func (m *Matcher) hintProbe() *probe {
 	if m.hint == nil && m.defaultHint {
-		pat, err := CompilePattern(defaultHint)
-		if err != nil {
-			panic(err) // a constant expression: a bug
-		}
-		m.hint = &probe{pat: pat}
+		m.hint = &probe{pat: m.search.hintPattern()}
 	}
 	return m.hint
 }

@@ -17,6 +17,8 @@ import (
 type index struct {
 	sc     *literal.Scanner
 	owners [][]int32 // by string id: the patterns, as indexes into probes (shared, read only)
+	set    *literal.Set
+	first  bool // sc chose its own anchors: keep them once it has
 }
 
 // Search is a rule set's compiled literal search, shared by the Matchers
@@ -28,6 +30,9 @@ type Search struct {
 	set    *literal.Set
 	owners [][]int32 // by string id: the probes, as indexes into pats
 	hint   *Pattern  // the Retry-After expression, once compiled
+	// tuned is a Scanner of set with the anchors the first attempt chose on
+	// its first run, which later attempts start from.
+	tuned *literal.Scanner
 }
 
 // compiled returns the set and owners for pats, compiling them when pats
@@ -57,8 +62,28 @@ func (s *Search) compiled(pats []*Pattern) (*literal.Set, [][]int32) {
 			owners[id] = append(owners[id], int32(i))
 		}
 	}
-	s.pats, s.set, s.owners = pats, literal.NewSet(ss), owners
+	s.pats, s.set, s.owners, s.tuned = pats, literal.NewSet(ss), owners, nil
 	return s.set, s.owners
+}
+
+// scanner returns a Scanner of set, tuned as the first attempt's was when
+// there was one; first reports that there was none.
+func (s *Search) scanner(set *literal.Set) (sc *literal.Scanner, first bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tuned != nil && s.set == set {
+		return s.tuned.Clone(), false
+	}
+	return set.NewScanner(), true
+}
+
+// keep records sc, of set, after its first run, for the attempts to come.
+func (s *Search) keep(set *literal.Set, sc *literal.Scanner) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.set == set && s.tuned == nil {
+		s.tuned = sc.Clone()
+	}
 }
 
 // hintPattern returns the compiled Retry-After expression.
@@ -86,7 +111,8 @@ func (m *Matcher) build() {
 		p.always = p.pat.literals() == nil
 	}
 	set, ids := m.search.compiled(pats)
-	m.idx = &index{sc: set.NewScanner(), owners: ids}
+	sc, first := m.search.scanner(set)
+	m.idx = &index{sc: sc, owners: ids, set: set, first: first}
 }
 
 // all returns the matcher's probes, stop, retry, fail, then the hint's.
@@ -120,6 +146,10 @@ func (m *Matcher) scan(stream string, r []byte) {
 		return
 	}
 	sc.Reset(r)
+	if m.idx.first {
+		m.idx.first = false
+		m.search.keep(m.idx.set, sc)
+	}
 	start, id, found := sc.Next()
 	for s := 0; s <= len(r); {
 		if !always {

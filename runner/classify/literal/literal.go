@@ -32,7 +32,10 @@ type Scanner struct {
 	tuned  bool // the anchors have been chosen
 	untune int  // bytes to search before the anchors are chosen again
 	retune bool // Disable changed the strings: choose again at the next Reset
-	t      tuner
+	// chosenLive is how many strings were searched for when the anchors
+	// were last chosen.
+	chosenLive int
+	t          tuner
 }
 
 // anchor is one byte value in use, and the strings checked wherever it
@@ -297,4 +300,29 @@ func indexFrom(b []byte, from int, c byte) int {
 		return from + i
 	}
 	return len(b)
+}
+
+// Clone returns a new Scanner for sc's Set with every string searched for
+// again, and, when sc's anchors were last chosen for every string, those
+// anchors: a later run of the same command starts with what sc learnt
+// instead of choosing on its first run. sc is only read.
+func (sc *Scanner) Clone() *Scanner {
+	c := sc.set.NewScanner()
+	if !sc.tuned || sc.chosenLive != c.live {
+		return c
+	}
+	c.t.est = sc.t.est
+	c.active = append(c.active, sc.active...)
+	for _, b := range sc.active {
+		a := sc.anchors[b]
+		a.ents = slices.Clone(a.ents)
+		if a.idx != nil {
+			idx := *a.idx
+			a.idx = &idx
+		}
+		c.anchors[b] = a
+		c.t.used[b] = true
+	}
+	c.tuned, c.untune, c.chosenLive = true, warmup, c.live
+	return c
 }

@@ -124,6 +124,9 @@ func TestDisable(t *testing.T) {
 	if got := scanAll(t, sc, []byte("ab")); got != nil {
 		t.Errorf("all disabled: found %v", got)
 	}
+	if got := scanAll(t, sc.Clone(), []byte("ab")); !slices.Equal(got, []occurrence{{0, 0}, {1, 1}}) {
+		t.Errorf("a clone of a scanner with every string disabled: %v, want a at 0 and b at 1", got)
+	}
 }
 
 // TestRetune feeds runs whose byte frequencies change, so that the anchors
@@ -156,6 +159,10 @@ func FuzzScanner(f *testing.F) {
 		// a second run after the first, and one cut in two
 		check(t, ss, sc, text)
 		check(t, ss, sc, text[:len(text)/2])
+		// a clone, with the anchors sc chose, and with every string again
+		check(t, ss, sc.Clone(), text)
+		sc.Disable(0)
+		check(t, ss, sc.Clone(), text)
 		// the text repeated, so that its bytes' counts choose the anchors
 		if len(text) > 0 {
 			long := bytes.Repeat(text, sample/len(text)+1)

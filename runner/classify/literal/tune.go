@@ -122,6 +122,7 @@ func (t *tuner) choose(sc *Scanner) {
 	for _, c := range sc.active {
 		sc.anchors[c].index()
 	}
+	sc.chosenLive = sc.live
 }
 
 // bytes returns the byte values of key k.

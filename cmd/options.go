@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -226,12 +225,9 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		if res != nil && res.Outcome != "" {
 			out.finish(res, cfg.Attempts, int(exitcodes.Failed))
 		}
-		if errors.Is(err, stdio.ErrOutputLost) {
-			flag := "--stdout final"
-			if strings.HasPrefix(err.Error(), "stderr: ") {
-				flag = "--stderr final"
-			}
-			return &usageError{msg: err.Error(), hint: "make room in $TMPDIR, or point TMPDIR at a larger file system; or run without " + flag}
+		var held *stdio.StreamError
+		if errors.Is(err, stdio.ErrOutputLost) && errors.As(err, &held) {
+			return &usageError{msg: err.Error(), hint: "make room in $TMPDIR, or point TMPDIR at a larger file system; or run without --" + held.Stream + " final"}
 		}
 		return err
 	}

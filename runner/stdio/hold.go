@@ -19,6 +19,20 @@ const holdBuffer = 1 << 20
 // TMPDIR), and writes nothing rather than part of it.
 var ErrOutputLost = errors.New("the output was lost")
 
+// StreamError is retry's own failure to handle one of the attempts'
+// streams; it reads "stdout: " and the cause.
+type StreamError struct {
+	// Stream is "stdin", "stdout" or "stderr".
+	Stream string
+	Err    error
+}
+
+// Error names the stream, then the cause.
+func (e *StreamError) Error() string { return e.Stream + ": " + e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *StreamError) Unwrap() error { return e.Err }
+
 // heldFile is where a holder keeps an attempt's output: a tempFile, or in
 // tests a file on a disk that fills up.
 type heldFile interface {

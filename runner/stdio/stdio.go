@@ -186,18 +186,18 @@ func Open(cfg Config) (*Streams, error) {
 	}
 	in, err := openInput(cfg.Stdin, cfg.StdinMode, dir)
 	if err != nil {
-		return nil, fmt.Errorf("stdin: %w", err)
+		return nil, &StreamError{Stream: "stdin", Err: err}
 	}
 	out, err := openOutput(cfg.Stdout, cfg.StdoutMode, dir, "retry-stdout-*")
 	if err != nil {
 		in.close()
-		return nil, fmt.Errorf("stdout: %w", err)
+		return nil, &StreamError{Stream: "stdout", Err: err}
 	}
 	errOut, err := openOutput(cfg.Stderr, cfg.StderrMode, dir, "retry-stderr-*")
 	if err != nil {
 		in.close()
 		out.close()
-		return nil, fmt.Errorf("stderr: %w", err)
+		return nil, &StreamError{Stream: "stderr", Err: err}
 	}
 	return &Streams{in: in, out: out, errOut: errOut}, nil
 }
@@ -226,18 +226,18 @@ func (s *Streams) Begin() (Attempt, error) {
 	}
 	in, err := s.in.begin()
 	if err != nil {
-		return Attempt{}, fmt.Errorf("stdin: %w", err)
+		return Attempt{}, &StreamError{Stream: "stdin", Err: err}
 	}
 	out, err := s.out.begin()
 	if err != nil {
 		s.in.end()
-		return Attempt{}, fmt.Errorf("stdout: %w", err)
+		return Attempt{}, &StreamError{Stream: "stdout", Err: err}
 	}
 	errOut, err := s.errOut.begin()
 	if err != nil {
 		s.in.end()
 		s.out.end()
-		return Attempt{}, fmt.Errorf("stderr: %w", err)
+		return Attempt{}, &StreamError{Stream: "stderr", Err: err}
 	}
 	s.running = true
 	return Attempt{Stdin: in, Stdout: out, Stderr: errOut}, nil
@@ -256,13 +256,13 @@ func (s *Streams) End() error {
 	outErr := s.out.end()
 	errErr := s.errOut.end()
 	if inErr != nil {
-		return fmt.Errorf("stdin: %w", inErr)
+		return &StreamError{Stream: "stdin", Err: inErr}
 	}
 	if outErr != nil {
-		return fmt.Errorf("stdout: %w", outErr)
+		return &StreamError{Stream: "stdout", Err: outErr}
 	}
 	if errErr != nil {
-		return fmt.Errorf("stderr: %w", errErr)
+		return &StreamError{Stream: "stderr", Err: errErr}
 	}
 	return nil
 }
@@ -274,7 +274,7 @@ func (s *Streams) End() error {
 // wait; Begin refuses such an attempt all the same.
 func (s *Streams) Replayable() error {
 	if err := s.in.replayable(); err != nil {
-		return fmt.Errorf("stdin: %w", err)
+		return &StreamError{Stream: "stdin", Err: err}
 	}
 	return nil
 }
@@ -288,10 +288,10 @@ func (s *Streams) Finish() error {
 	outErr := s.out.finish()
 	errErr := s.errOut.finish()
 	if outErr != nil {
-		return fmt.Errorf("stdout: %w", outErr)
+		return &StreamError{Stream: "stdout", Err: outErr}
 	}
 	if errErr != nil {
-		return fmt.Errorf("stderr: %w", errErr)
+		return &StreamError{Stream: "stderr", Err: errErr}
 	}
 	return endErr
 }

@@ -35,6 +35,8 @@ type StoreOutage struct {
 	Error string
 	// Failed is what the operation did from then on.
 	Failed StoreFailure
+	// Budget names the budget the store kept.
+	Budget string
 }
 
 // storeFailed reports whether err is a failure of the budget's store, and
@@ -47,12 +49,11 @@ func (r *run) storeFailed(err error) bool {
 		return false
 	}
 	if r.res.StoreOutage == nil {
-		r.res.StoreOutage = &StoreOutage{Error: err.Error(), Failed: r.cfg.BudgetUnavailable}
-		r.storeName = r.cfg.Budget.Name()
+		r.res.StoreOutage = &StoreOutage{Error: err.Error(), Failed: r.cfg.BudgetUnavailable, Budget: r.cfg.Budget.Name()}
 		if r.cfg.BudgetUnavailable == FailClosed {
-			r.warn(fmt.Sprintf("%s; failing closed: budget %q allows no retry, and no attempt under its concurrency cap", err, r.storeName))
+			r.warn(fmt.Sprintf("%s; failing closed: budget %q allows no retry, and no attempt under its concurrency cap", err, r.res.StoreOutage.Budget))
 		} else {
-			r.warn(fmt.Sprintf("%s; failing open: going on without budget %q and its concurrency cap", err, r.storeName))
+			r.warn(fmt.Sprintf("%s; failing open: going on without budget %q and its concurrency cap", err, r.res.StoreOutage.Budget))
 		}
 	}
 	r.cfg.Budget = nil
@@ -67,7 +68,7 @@ func (r *run) storeRefuses() bool {
 		return false
 	}
 	if last := r.res.Last(); last != nil && last.Stopped == "" {
-		last.Stopped = fmt.Sprintf("the store of retry budget %q is unavailable", r.storeName)
+		last.Stopped = fmt.Sprintf("the store of retry budget %q is unavailable", r.res.StoreOutage.Budget)
 	}
 	return true
 }

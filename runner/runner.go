@@ -193,8 +193,6 @@ type run struct {
 	signals *forwarder
 	term    *proc.Terminal // nil without a terminal
 	warned  map[string]bool
-
-	storeName string // the budget whose store failed (StoreOutage)
 }
 
 func newRun(cfg Config, cancel context.CancelCauseFunc) *run {

@@ -108,7 +108,7 @@ func (c *classifyOptions) rules(stdout, stderr io.Writer, stdoutHeld, stderrHeld
 	case "stop":
 		r.StopOnAmbiguous = true
 	default:
-		return nil, usagef("", "--on-ambiguous: want retry or stop, got %q", c.onAmbiguous)
+		return nil, usagef("", "--on-ambiguous: must be retry or stop, got %q", c.onAmbiguous)
 	}
 	if c.noHints && c.hintPattern != "" {
 		return nil, usagef("", "--hint-pattern can't be used with --no-hints")

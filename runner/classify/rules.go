@@ -25,7 +25,7 @@ func ParseStreams(s string) (Streams, error) {
 	case "both":
 		return MatchBoth, nil
 	}
-	return 0, fmt.Errorf("want stderr, stdout or both, got %q", s)
+	return 0, fmt.Errorf("must be stderr, stdout or both, got %q", s)
 }
 
 // String returns the --match spelling.

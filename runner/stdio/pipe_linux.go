@@ -19,6 +19,19 @@ func setPipeSize(f *os.File, n int) {
 	})
 }
 
+// pipeSize returns the size of f's pipe buffer, or 0.
+func pipeSize(f *os.File) int {
+	c, err := f.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	n := 0
+	c.Control(func(fd uintptr) {
+		n, _ = unix.FcntlInt(fd, unix.F_GETPIPE_SZ, 0)
+	})
+	return max(n, 0)
+}
+
 // sendFile writes the first n bytes of src to dst in the kernel
 // (sendfile(2)), at explicit offsets: src's file offset stays as it is.
 // ok is false when nothing was sent because dst takes no sendfile: the

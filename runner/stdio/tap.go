@@ -95,9 +95,12 @@ type tee struct {
 // Write writes p to dst, then what dst took to the tap.
 func (t *tee) Write(p []byte) (int, error) {
 	n, err := t.dst.Write(p)
-	_, _ = t.m.Write(p[:n])
+	t.show(p[:n])
 	return n, err
 }
+
+// show shows p, which dst has taken, to the tap.
+func (t *tee) show(p []byte) { _, _ = t.m.Write(p) }
 
 // ReadFrom copies r through Write with a buffer larger than io.Copy's.
 func (t *tee) ReadFrom(r io.Reader) (int64, error) {

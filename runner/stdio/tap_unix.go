@@ -32,7 +32,7 @@ const drainLimit = 20 * DrainGrace
 type pipeStream struct {
 	r, w   *os.File
 	out    io.Writer   // the destination
-	dst    io.Writer   // the tee to the destination and the matcher
+	dst    *tee        // to the destination and the matcher
 	relays *sync.Mutex // the attempt's streams start relays one at a time
 	done   chan struct{}
 	// copying: copy runs (carry, or started).
@@ -95,13 +95,15 @@ func (s *pipeStream) wait() { <-s.done }
 // a failed write to the destination, or, once the process has exited,
 // DrainGrace spent waiting for more (drainLimit at most). In that last case
 // a process the attempt left behind still holds the pipe: the pipe goes
-// to a relay (handOver), so that the process keeps its output.
+// to a relay (handOver), so that the process keeps its output. Into a
+// destination pipe it copies in the kernel where it can (pipeTee).
 func (s *pipeStream) copy() {
 	defer close(s.done)
 	defer s.r.Close()
 	buf := make([]byte, max(s.bufSize, teeBuffer))
-	var waited time.Duration // after the exit
-	toEnd := false           // no writer is left: read to the end
+	fast := newPipeTee(s.r, s.out) // nil: read and write
+	var waited time.Duration       // after the exit
+	toEnd := false                 // no writer is left: read to the end
 	for {
 		var before time.Time // read only after the exit: not on every read
 		if at := s.exitedAt.Load(); at != nil && !toEnd {
@@ -112,7 +114,13 @@ func (s *pipeStream) copy() {
 			}
 			_ = s.r.SetReadDeadline(end)
 		}
-		n, err := s.r.Read(buf)
+		var n int
+		var err error
+		if fast != nil {
+			n, err = fast.next(buf)
+		} else {
+			n, err = s.r.Read(buf)
+		}
 		if at := s.exitedAt.Load(); at != nil {
 			// Only the wait since the exit counts (before is zero when
 			// the exit came during this read).
@@ -122,10 +130,21 @@ func (s *pipeStream) copy() {
 			}
 			waited += time.Since(from)
 		}
-		if n > 0 {
-			if _, werr := s.dst.Write(buf[:n]); werr != nil {
-				return
+		switch {
+		case fast == nil:
+			if n > 0 {
+				if _, werr := s.dst.Write(buf[:n]); werr != nil {
+					return
+				}
 			}
+		case err == errNoRoom:
+			fast.waitRoom() // as a write would wait, outside the grace
+			continue
+		case err == errNoTee:
+			fast = nil
+			continue
+		case n > 0:
+			s.dst.show(buf[:n]) // the destination has them already
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			if !writerLeft(s.r) {

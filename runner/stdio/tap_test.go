@@ -6,8 +6,10 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -165,6 +167,25 @@ func TestTapDestinationReaderCloses(t *testing.T) {
 	}
 	if !bytes.Equal(read, want[:len(read)]) {
 		t.Error("the destination's reader got other bytes than were written")
+	}
+}
+
+// A stream that ends with nothing written into a destination nobody reads
+// is no write: retry is not sent SIGPIPE, which would say that its output
+// has gone.
+func TestTapNothingWrittenToAClosedReader(t *testing.T) {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGPIPE)
+	defer signal.Stop(sigs)
+	dr, dw := producer(t)
+	dr.Close()
+	s, w := tapped(t, dw, io.Discard)
+	w.Close()
+	within(t, 5*time.Second, "the copy", s.wait)
+	select {
+	case <-sigs:
+		t.Error("SIGPIPE with nothing written")
+	case <-time.After(100 * time.Millisecond):
 	}
 }
 

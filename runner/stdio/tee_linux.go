@@ -94,6 +94,28 @@ func (t *pipeTee) next(buf []byte) (int, error) {
 // it.
 func (t *pipeTee) step(sfd uintptr) bool {
 	t.sfd = int(sfd)
+	// tee(2) into a pipe without a reader fails and signals SIGPIPE
+	// even with nothing to pass: it runs only when src holds output,
+	// where a write would have run too. TIOCINQ is FIONREAD.
+	held, err := unix.IoctlGetInt(t.sfd, unix.TIOCINQ)
+	if err != nil {
+		t.err = errNoTee
+		return true
+	}
+	if held == 0 {
+		// Empty, or at its end. Output that comes after this look
+		// wakes the poller's wait.
+		t.fds[0] = unix.PollFd{Fd: int32(t.sfd), Events: unix.POLLIN}
+		_, err := unix.Poll(t.fds, 0)
+		for err == unix.EINTR {
+			_, err = unix.Poll(t.fds, 0)
+		}
+		if ev := t.fds[0].Revents; err == nil && ev&unix.POLLHUP != 0 && ev&unix.POLLIN == 0 {
+			t.err = io.EOF // no writer is left, and src is empty
+			return true
+		}
+		return false
+	}
 	if t.dst.Control(t.teeToDst) != nil {
 		t.err = errNoTee
 		return true
@@ -101,29 +123,11 @@ func (t *pipeTee) step(sfd uintptr) bool {
 	teed := t.n
 	t.n = 0
 	switch {
-	case t.err != nil && t.err != unix.EAGAIN:
-		t.err = errNoTee
+	case t.err == unix.EAGAIN, t.err == nil && teed == 0:
+		t.err = errNoRoom // src holds output: dst is full
 		return true
-	case t.err == nil && teed > 0:
-	default:
-		// tee(2) moved nothing and does not say why: src may be empty,
-		// or at its end, or dst full.
-		t.fds[0] = unix.PollFd{Fd: int32(t.sfd), Events: unix.POLLIN}
-		_, err := unix.Poll(t.fds, 0)
-		for err == unix.EINTR {
-			_, err = unix.Poll(t.fds, 0)
-		}
-		switch ev := t.fds[0].Revents; {
-		case err != nil:
-			t.err = errNoTee
-		case ev&unix.POLLIN != 0:
-			t.err = errNoRoom
-		case ev&unix.POLLHUP != 0:
-			t.err = io.EOF // no writer is left, and src is empty
-		default:
-			t.err = nil
-			return false // src is empty: wait for it
-		}
+	case t.err != nil:
+		t.err = errNoTee
 		return true
 	}
 	// The bytes dst took are still at the head of src, which only this

@@ -235,50 +235,5 @@ func TestTapProcessLeftBehindIsRelayed(t *testing.T) {
 	}
 }
 
-// BenchmarkTapCopy moves 64 MiB through an attempt's pipe into a
-// destination pipe that a reader drains, with tee(2) and, in the same
-// run, by read and write (the destination hidden behind a plain writer).
-func BenchmarkTapCopy(b *testing.B) {
-	const size = 64 << 20
-	chunk := payload(128 << 10)
-	for _, bc := range []struct {
-		name string
-		wrap func(*os.File) io.Writer
-	}{
-		{"tee", func(f *os.File) io.Writer { return f }},
-		{"readwrite", func(f *os.File) io.Writer { return onlyWriter{f} }},
-	} {
-		b.Run(bc.name, func(b *testing.B) {
-			b.SetBytes(size)
-			for b.Loop() {
-				dr, dw, err := os.Pipe()
-				if err != nil {
-					b.Fatal(err)
-				}
-				w := bc.wrap(dw)
-				st, err := watchStream(&w, io.Discard, new(sync.Mutex))
-				if err != nil {
-					b.Fatal(err)
-				}
-				s := st.(*pipeStream)
-				s.carry()
-				done := make(chan struct{})
-				go func() {
-					_, _ = io.CopyBuffer(io.Discard, onlyReader{dr}, make([]byte, 128<<10))
-					close(done)
-				}()
-				for n := 0; n < size; n += len(chunk) {
-					s.w.Write(chunk)
-				}
-				s.w.Close()
-				s.wait()
-				dw.Close()
-				<-done
-				dr.Close()
-			}
-		})
-	}
-}
-
 // onlyReader hides everything of a reader but Read.
 type onlyReader struct{ io.Reader }

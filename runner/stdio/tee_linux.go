@@ -66,10 +66,12 @@ func newPipeTee(src *os.File, dst io.Writer) *pipeTee {
 	// Larger pipes on both sides cost fewer wake-ups of the three
 	// processes; the attempt's pipe must not outgrow dst, or each tee
 	// finds room for a few pages only.
-	if pipeSize(f) < teePipe {
+	size := pipeSize(f)
+	if size < teePipe {
 		setPipeSize(f, teePipe)
+		size = pipeSize(f)
 	}
-	if n := min(pipeSize(f), teePipe); pipeSize(src) < n {
+	if n := min(size, teePipe); pipeSize(src) < n {
 		setPipeSize(src, n)
 	}
 	t := &pipeTee{src: sc, dst: dc, fds: make([]unix.PollFd, 1)}

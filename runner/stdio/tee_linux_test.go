@@ -3,6 +3,7 @@ package stdio
 import (
 	"io"
 	"os"
+	"sync"
 	"testing"
 )
 
@@ -36,5 +37,59 @@ func TestPipeTeeSizesThePipes(t *testing.T) {
 		for _, f := range []io.Closer{r, w, dr, dw} {
 			f.Close()
 		}
+	}
+}
+
+// BenchmarkTapCopy moves 64 MiB through an attempt's pipe into a
+// destination pipe that a reader drains, with tee(2) and, in the same
+// run, by read and write (the destination hidden behind a plain writer),
+// with the pipes at their default size and at teePipe.
+func BenchmarkTapCopy(b *testing.B) {
+	const size = 64 << 20
+	chunk := payload(128 << 10)
+	for _, bc := range []struct {
+		name string
+		wrap func(*os.File) io.Writer
+		size int // of both pipes, for read and write; 0: as they are
+	}{
+		{"tee", func(f *os.File) io.Writer { return f }, 0},
+		{"readwrite", func(f *os.File) io.Writer { return onlyWriter{f} }, 0},
+		{"readwrite-256KiB", func(f *os.File) io.Writer { return onlyWriter{f} }, teePipe},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(size)
+			for b.Loop() {
+				dr, dw, err := os.Pipe()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if bc.size > 0 {
+					setPipeSize(dw, bc.size)
+				}
+				w := bc.wrap(dw)
+				st, err := watchStream(&w, io.Discard, new(sync.Mutex))
+				if err != nil {
+					b.Fatal(err)
+				}
+				s := st.(*pipeStream)
+				if bc.size > 0 {
+					setPipeSize(s.r, bc.size)
+				}
+				s.carry()
+				done := make(chan struct{})
+				go func() {
+					_, _ = io.CopyBuffer(io.Discard, onlyReader{dr}, make([]byte, 128<<10))
+					close(done)
+				}()
+				for n := 0; n < size; n += len(chunk) {
+					s.w.Write(chunk)
+				}
+				s.w.Close()
+				s.wait()
+				dw.Close()
+				<-done
+				dr.Close()
+			}
+		})
 	}
 }

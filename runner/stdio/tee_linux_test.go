@@ -40,6 +40,40 @@ func TestPipeTeeSizesThePipes(t *testing.T) {
 	}
 }
 
+// A tee that the kernel refuses (EINVAL: here a file stands in for the
+// destination pipe) moves nothing, and says so: the copy then reads the
+// same bytes and writes them itself.
+func TestPipeTeeRefusedMovesNothing(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	_, dw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dw.Close()
+	tee := newPipeTee(r, dw)
+	f, err := os.Create(t.TempDir() + "/file")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if tee.dst, err = f.SyscallConn(); err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte("output"))
+	buf := make([]byte, 64)
+	if n, err := tee.next(buf); n != 0 || err != errNoTee {
+		t.Fatalf("next = %d, %v; want 0, errNoTee", n, err)
+	}
+	if n, err := r.Read(buf); err != nil || string(buf[:n]) != "output" {
+		t.Errorf("the pipe then holds %q, %v; want all of the output", buf[:n], err)
+	}
+}
+
 // BenchmarkTapCopy moves 64 MiB through an attempt's pipe into a
 // destination pipe that a reader drains, with tee(2) and, in the same
 // run, by read and write (the destination hidden behind a plain writer),

@@ -36,6 +36,9 @@ type Scanner struct {
 	// were last chosen.
 	chosenLive int
 	t          tuner
+
+	simd bool    // strings of winSize bytes or more are searched by w
+	w    windows // the SIMD search
 }
 
 // anchor is one byte value in use, and the strings checked wherever it
@@ -137,7 +140,7 @@ func (a *anchor) index() {
 
 // NewScanner returns a Scanner for s.
 func (s *Set) NewScanner() *Scanner {
-	sc := &Scanner{set: s, off: make([]bool, len(s.lits)), cur: -1, active: make([]byte, 0, 256)}
+	sc := &Scanner{set: s, off: make([]bool, len(s.lits)), cur: -1, active: make([]byte, 0, 256), simd: s.simd}
 	sc.t.covered = make([]bool, len(s.lits))
 	for i, l := range s.lits {
 		sc.off[i] = len(l.text) == 0 // never found
@@ -194,6 +197,7 @@ func (sc *Scanner) Reset(b []byte) {
 	for _, c := range sc.active {
 		sc.anchors[c].at = -1
 	}
+	sc.w.at, sc.w.next, sc.w.t.bits, sc.w.pend = -1, 0, 0, sc.w.pend[:0]
 }
 
 // Next returns the next occurrence in the run given to Reset: its start and
@@ -202,11 +206,22 @@ func (sc *Scanner) Reset(b []byte) {
 // the lines of the run, for strings that hold no newline, come in order.
 func (sc *Scanner) Next() (start, id int, ok bool) {
 	b := sc.b
-	if sc.cur >= 0 {
+	switch {
+	case sc.cur == curWindows:
+		sc.wnext()
+	case sc.cur >= 0:
 		a := &sc.anchors[sc.cur]
 		a.at, a.ent = sc.find(a, byte(sc.cur), a.at, a.ent+1)
 	}
 	best, at := -1, len(b)
+	if sc.w.on {
+		if sc.w.at < 0 {
+			sc.wnext()
+		}
+		if sc.w.at < at {
+			best, at = curWindows, sc.w.at
+		}
+	}
 	for _, c := range sc.active {
 		a := &sc.anchors[c]
 		if a.at < 0 {
@@ -217,12 +232,20 @@ func (sc *Scanner) Next() (start, id int, ok bool) {
 		}
 	}
 	sc.cur = best
-	if best < 0 {
+	switch best {
+	case -1:
 		return 0, 0, false
+	case curWindows:
+		e := sc.w.pend[sc.w.pi]
+		return at - int(e.off), int(e.id), true
 	}
 	e := &sc.anchors[best].ents[sc.anchors[best].ent]
 	return at - int(e.off), int(e.id), true
 }
+
+// curWindows is Scanner.cur when the occurrence reported last came from
+// the SIMD search.
+const curWindows = 256
 
 // find returns the first place, from entry ent at position p of anchor byte
 // c on, where an entry of a holds.
@@ -308,6 +331,7 @@ func indexFrom(b []byte, from int, c byte) int {
 // instead of choosing on its first run. sc is only read.
 func (sc *Scanner) Clone() *Scanner {
 	c := sc.set.NewScanner()
+	c.simd = sc.simd
 	if !sc.tuned || sc.chosenLive != c.live {
 		return c
 	}
@@ -323,6 +347,7 @@ func (sc *Scanner) Clone() *Scanner {
 		c.anchors[b] = a
 		c.t.used[b] = true
 	}
+	c.w = sc.w.clone()
 	c.tuned, c.untune, c.chosenLive = true, warmup, c.live
 	return c
 }

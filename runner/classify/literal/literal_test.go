@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -75,9 +76,36 @@ func sorted(o []occurrence) []occurrence {
 func check(t testing.TB, ss []String, sc *Scanner, b []byte) {
 	t.Helper()
 	got, want := sorted(scanAll(t, sc, b)), sorted(naive(ss, b))
+	long := slices.ContainsFunc(ss, func(s String) bool { return len(s.Text) >= winSize })
+	if sc.simd && long && sc.live == len(ss) && !sc.w.on {
+		t.Fatalf("strings %+v: the SIMD search is off", ss)
+	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("strings %+v in %q:\nfound     %v\nreference %v", ss, b, got, want)
 	}
+}
+
+// paths returns the searches a test must cover: the pure-Go one, and the
+// SIMD one where it runs.
+func paths() []bool {
+	if haveSIMD {
+		return []bool{false, true}
+	}
+	return []bool{false}
+}
+
+// newScanner returns a Scanner of ss, on the SIMD search or not.
+func newScanner(ss []String, simd bool) *Scanner {
+	sc := NewSet(ss).NewScanner()
+	sc.simd = simd
+	return sc
+}
+
+func name(simd bool) string {
+	if simd {
+		return "simd"
+	}
+	return "purego"
 }
 
 func TestScanner(t *testing.T) {
@@ -98,42 +126,61 @@ func TestScanner(t *testing.T) {
 		{"empty string never found", []String{{Text: ""}, {Text: "x"}}, "x"},
 		{"binary", []String{{Text: "\x00\xff"}, {Text: "\n"}}, "\x00\xff\n\x00"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			sc := NewSet(tt.ss).NewScanner()
-			check(t, tt.ss, sc, []byte(tt.text))
-			check(t, tt.ss, sc, []byte(tt.text+tt.text)) // a second run, anchors kept
-		})
+	for _, simd := range paths() {
+		for _, tt := range tests {
+			t.Run(name(simd)+"/"+tt.name, func(t *testing.T) {
+				sc := newScanner(tt.ss, simd)
+				check(t, tt.ss, sc, []byte(tt.text))
+				check(t, tt.ss, sc, []byte(tt.text+tt.text)) // a second run, anchors kept
+				// the text at every place in a run longer than a block
+				for pad := range 70 {
+					text := strings.Repeat("-", pad) + tt.text + strings.Repeat("_", 70-pad)
+					check(t, tt.ss, sc, []byte(text))
+				}
+			})
+		}
 	}
 }
 
 func TestDisable(t *testing.T) {
-	ss := []String{{Text: "a"}, {Text: "b"}}
-	sc := NewSet(ss).NewScanner()
+	for _, simd := range paths() {
+		t.Run(name(simd), func(t *testing.T) { testDisable(t, simd) })
+	}
+}
+
+func testDisable(t *testing.T, simd bool) {
+	ss := []String{{Text: "a"}, {Text: "bcd"}}
+	sc := newScanner(ss, simd)
 	sc.Disable(0)
 	if !sc.Live() {
 		t.Fatal("Live = false with one string left")
 	}
-	if got := scanAll(t, sc, []byte("ab")); !slices.Equal(got, []occurrence{{1, 1}}) {
-		t.Errorf("after Disable(0): %v, want only b at 1", got)
+	if got := scanAll(t, sc, []byte("abcd")); !slices.Equal(got, []occurrence{{1, 1}}) {
+		t.Errorf("after Disable(0): %v, want only bcd at 1", got)
 	}
 	sc.Disable(1)
 	if sc.Live() {
 		t.Error("Live = true with every string disabled")
 	}
-	if got := scanAll(t, sc, []byte("ab")); got != nil {
+	if got := scanAll(t, sc, []byte("abcd")); got != nil {
 		t.Errorf("all disabled: found %v", got)
 	}
-	if got := scanAll(t, sc.Clone(), []byte("ab")); !slices.Equal(got, []occurrence{{0, 0}, {1, 1}}) {
-		t.Errorf("a clone of a scanner with every string disabled: %v, want a at 0 and b at 1", got)
+	if got := scanAll(t, sc.Clone(), []byte("abcd")); !slices.Equal(got, []occurrence{{0, 0}, {1, 1}}) {
+		t.Errorf("a clone of a scanner with every string disabled: %v, want a at 0 and bcd at 1", got)
 	}
 }
 
 // TestRetune feeds runs whose byte frequencies change, so that the anchors
 // are chosen again on different text, and checks every run.
 func TestRetune(t *testing.T) {
+	for _, simd := range paths() {
+		t.Run(name(simd), func(t *testing.T) { testRetune(t, simd) })
+	}
+}
+
+func testRetune(t *testing.T, simd bool) {
 	ss := []String{{Text: "connection refused"}, {Text: "timed out", Fold: true}, {Text: "zq"}, {Text: "QZ", Fold: true}}
-	sc := NewSet(ss).NewScanner()
+	sc := newScanner(ss, simd)
 	r := rand.New(rand.NewPCG(1, 2))
 	for run := range 40 {
 		alphabet := []string{"zzzzq ", "timed ", "TIMED OUT\n", "connection refused\n", "qqqq", "abc\n"}[run%6]
@@ -152,9 +199,18 @@ func FuzzScanner(f *testing.F) {
 	f.Add([]byte("timed out\nTIMED OUT\nconnection refused"), "timed out", "refused", "Out")
 	f.Add([]byte("aaaa\nab\n"), "aa", "a", "b")
 	f.Add([]byte("\x00\xff\xfeX"), "\xff", "x", "")
+	f.Add([]byte("xx Connection timed out during banner exchange\nHTTP/1.1 503 Service"), "timed out", "http/1.1 50", "503 S")
 	f.Fuzz(func(t *testing.T, text []byte, a, b, c string) {
+		for _, simd := range paths() {
+			fuzzScanner(t, simd, text, a, b, c)
+		}
+	})
+}
+
+func fuzzScanner(t *testing.T, simd bool, text []byte, a, b, c string) {
+	{
 		ss := []String{{Text: a}, {Text: b, Fold: true}, {Text: c, Fold: true}, {Text: c}}
-		sc := NewSet(ss).NewScanner()
+		sc := newScanner(ss, simd)
 		check(t, ss, sc, text)
 		// a second run after the first, and one cut in two
 		check(t, ss, sc, text)
@@ -166,9 +222,9 @@ func FuzzScanner(f *testing.F) {
 		// the text repeated, so that its bytes' counts choose the anchors
 		if len(text) > 0 {
 			long := bytes.Repeat(text, sample/len(text)+1)
-			check(t, ss, NewSet(ss).NewScanner(), long)
+			check(t, ss, newScanner(ss, simd), long)
 		}
-	})
+	}
 }
 
 func BenchmarkScanner(b *testing.B) {

@@ -19,6 +19,8 @@ type Set struct {
 	lits  []lit
 	keys  [][]int16        // by string: the anchor keys it holds
 	byKey [numKeys][]int32 // by key: the strings that hold it
+	simd  bool             // its Scanners search with SIMD, through win
+	win   winIndex
 }
 
 // lit is a String as the search uses it.
@@ -35,7 +37,7 @@ type lit struct {
 // NewSet compiles ss; a String's index in ss is its id. An empty String is
 // never found.
 func NewSet(ss []String) *Set {
-	s := &Set{lits: make([]lit, len(ss)), keys: make([][]int16, len(ss))}
+	s := &Set{lits: make([]lit, len(ss)), keys: make([][]int16, len(ss)), simd: haveSIMD}
 	size := 0
 	for _, str := range ss {
 		size += len(str.Text)
@@ -72,6 +74,9 @@ func NewSet(ss []String) *Set {
 			}
 		}
 		s.keys[i] = keys[start:len(keys):len(keys)]
+	}
+	if s.simd {
+		s.win.index(s.lits)
 	}
 	ids := make([]int32, len(keys))
 	for k, n := range count {

@@ -66,12 +66,13 @@ func (t *tuner) choose(sc *Scanner) {
 		t.used[c] = false
 	}
 	sc.active = sc.active[:0]
+	sc.chooseWindows()
 	t.count = [numKeys]int32{}
 	t.chosen = [numKeys]bool{}
 	left := 0
 	for id := range sc.set.lits {
-		t.covered[id] = sc.off[id]
-		if !sc.off[id] {
+		t.covered[id] = sc.off[id] || sc.w.covers(id)
+		if !t.covered[id] {
 			left++
 			for _, k := range sc.set.keys[id] {
 				t.count[k]++
@@ -104,7 +105,7 @@ func (t *tuner) choose(sc *Scanner) {
 	}
 	t.planned = [256]bool{}
 	for id, l := range sc.set.lits {
-		if sc.off[id] {
+		if sc.off[id] || sc.w.covers(id) {
 			continue
 		}
 		best, bestFreq := -1, 0.0

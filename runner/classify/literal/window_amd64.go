@@ -1,0 +1,16 @@
+//go:build !purego
+
+package literal
+
+import "golang.org/x/sys/cpu"
+
+// haveSIMD reports whether scanAVX2 can run here.
+var haveSIMD = cpu.X86.HasAVX2
+
+// scanAVX2 looks up the blocks of 32 positions of b from i on, while a
+// block's three bytes a position are all in b, and returns the first with a
+// candidate, its buckets in t.out and its positions in t.bits; else the
+// first position not looked up, with t.bits zero.
+//
+//go:noescape
+func scanAVX2(t *tables, b []byte, i int) int

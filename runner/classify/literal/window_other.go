@@ -1,0 +1,12 @@
+//go:build !amd64 || purego
+
+package literal
+
+// haveSIMD reports whether scanAVX2 can run here: it cannot.
+const haveSIMD = false
+
+// scanAVX2 is never called here; it looks up no block.
+func scanAVX2(t *tables, b []byte, i int) int {
+	t.bits = 0
+	return i
+}

@@ -142,6 +142,9 @@ func (a *anchor) index() {
 func (s *Set) NewScanner() *Scanner {
 	sc := &Scanner{set: s, off: make([]bool, len(s.lits)), cur: -1, active: make([]byte, 0, 256), simd: s.simd}
 	sc.t.covered = make([]bool, len(s.lits))
+	if s.simd {
+		sc.t.tri = new(trigrams)
+	}
 	for i, l := range s.lits {
 		sc.off[i] = len(l.text) == 0 // never found
 		if !sc.off[i] {
@@ -156,7 +159,7 @@ func (sc *Scanner) Disable(id int) {
 	if !sc.off[id] {
 		sc.off[id] = true
 		sc.live--
-		sc.retune = true
+		sc.retune, sc.w.stale = true, true
 	}
 }
 
@@ -336,6 +339,9 @@ func (sc *Scanner) Clone() *Scanner {
 		return c
 	}
 	c.t.est = sc.t.est
+	if sc.t.tri != nil && c.t.tri != nil {
+		c.t.tri.est, c.t.tri.estN = sc.t.tri.est, sc.t.tri.estN
+	}
 	c.active = append(c.active, sc.active...)
 	for _, b := range sc.active {
 		a := sc.anchors[b]

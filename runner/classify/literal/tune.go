@@ -26,7 +26,32 @@ type tuner struct {
 	planned [256]bool    // the byte is an anchor of a chosen key
 	count   [numKeys]int32
 	chosen  [numKeys]bool
-	covered []bool // by string
+	covered []bool    // by string
+	tri     *trigrams // for the SIMD search; nil without
+}
+
+// trigrams counts the windows of text seen, hashed: exact, and with ASCII
+// letters in lower case.
+type trigrams struct {
+	count [2][triSize]uint16 // since the last estimate
+	n     int
+	est   [2][triSize]uint16 // at the last estimate
+	estN  int
+}
+
+const triSize = 1 << 12
+
+func triHash(k uint32) uint32 { return (k * 0x9e3779b1) >> 20 }
+
+// add counts the windows of b.
+func (tr *trigrams) add(b []byte) {
+	for i := 0; i+winSize <= len(b); i++ {
+		k := uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16
+		tr.count[0][triHash(k)]++
+		k = uint32(lower[b[i]]) | uint32(lower[b[i+1]])<<8 | uint32(lower[b[i+2]])<<16
+		tr.count[1][triHash(k)]++
+	}
+	tr.n += max(len(b)-winSize+1, 0)
 }
 
 // pass is what one more anchor byte costs, in occurrences per byte of text:
@@ -43,6 +68,9 @@ func (t *tuner) add(b []byte) {
 	for _, c := range b[:min(len(b), sample-t.n)] {
 		t.hist[c]++
 	}
+	if t.tri != nil {
+		t.tri.add(b[:min(len(b), sample-t.n)])
+	}
 	t.n += min(len(b), sample-t.n)
 }
 
@@ -54,6 +82,10 @@ func (t *tuner) estimate() {
 		t.est[c] = (float64(t.hist[c]) + prior[c]*priorWeight) / (n + priorWeight)
 	}
 	t.hist, t.n = [256]int32{}, 0
+	if tr := t.tri; tr != nil {
+		tr.est, tr.estN = tr.count, tr.n
+		tr.count, tr.n = [2][triSize]uint16{}, 0
+	}
 }
 
 // choose sets sc's anchors for the strings still searched for: a greedy

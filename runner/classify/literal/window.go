@@ -2,6 +2,7 @@ package literal
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -33,6 +34,13 @@ type winIndex struct {
 	of    []int32  // by string: where its windows start in ids and offs, plus an end
 	ids   []int32  // the windows of each string
 	offs  []int32  // where in the string each is
+	// shared lists the windows that more than one string holds, and
+	// strs their strings, from strOf[i] to strOf[i+1] for shared[i], with
+	// where the window is in each.
+	shared   []int32
+	strOf    []int32
+	strs     []went
+	sharedOf []int32 // by window: its place in shared, -1 none
 }
 
 // windowKey is the key of the window of l at off.
@@ -65,6 +73,9 @@ func (x *winIndex) index(lits []lit) {
 		l := &lits[i]
 		x.of[i] = int32(len(x.ids))
 		for off := 0; off+winSize <= len(l.text) && off < maxWinOff; off++ {
+			if l.text[off]|l.text[off+1]|l.text[off+2] >= 0x80 {
+				continue // scanAVX2 looks up ASCII only
+			}
 			k := windowKey(l, off)
 			h := (k * 0x9e3779b1) >> 7 & mask
 			for slots[h] != 0 && x.keys[slots[h]-1] != k {
@@ -87,18 +98,47 @@ func (x *winIndex) index(lits []lit) {
 		}
 	}
 	x.of[len(lits)] = int32(len(x.ids))
+	x.sharedOf = make([]int32, len(x.keys))
+	n = 0
+	for id, c := range x.count {
+		x.sharedOf[id] = -1
+		if c > 1 {
+			x.sharedOf[id] = int32(len(x.shared))
+			x.shared = append(x.shared, int32(id))
+			x.strOf = append(x.strOf, int32(n))
+			n += int(c)
+		}
+	}
+	x.strOf = append(x.strOf, int32(n))
+	x.strs = make([]went, n)
+	fill := slices.Clone(x.strOf)
+	for s := range lits {
+		for i := x.of[s]; i < x.of[s+1]; i++ {
+			if j := x.sharedOf[x.ids[i]]; j >= 0 {
+				x.strs[fill[j]] = went{id: int32(s), off: x.offs[i]}
+				fill[j]++
+			}
+		}
+	}
 }
 
+// numBuckets is how many buckets the windows go into.
+const numBuckets = 16
+
 // tables are the SIMD search's lookups, laid out as scanAVX2 reads them: for
-// each byte of a window, the buckets by low nibble and by high nibble, each
-// table twice (one for each 16-byte lane); then the buckets of the block
-// found and its candidate positions.
+// buckets 0 to 7 and then 8 to 15, for each byte of a window, the buckets by
+// low nibble, then likewise by high nibble, each table twice (once for each
+// 16-byte lane); then the buckets of each position of the block found, 0 to
+// 7 and 8 to 15, and its candidate positions.
 type tables struct {
-	lo   [winSize][32]byte
-	hi   [winSize][32]byte
-	out  [32]byte
+	lo   [2][winSize][32]byte
+	hi   [2][winSize][32]byte
+	out  [2][32]byte
 	bits uint32
 }
+
+// buckets returns the buckets of position k of the block found.
+func (t *tables) buckets(k int) uint16 { return uint16(t.out[0][k]) | uint16(t.out[1][k])<<8 }
 
 // block looks up the 32 positions of b from i on in Go, as scanAVX2 does,
 // for the end of a run: a position whose window does not fit is no
@@ -106,14 +146,19 @@ type tables struct {
 func (t *tables) block(b []byte, i int) {
 	t.bits = 0
 	for k := 0; k < 32 && i+k+winSize <= len(b); k++ {
-		m := byte(0xff)
-		for j := range winSize {
-			c := b[i+k+j]
-			m &= t.lo[j][c&15] & t.hi[j][c>>4]
-		}
-		t.out[k] = m
-		if m != 0 {
-			t.bits |= 1 << k
+		for h := range 2 {
+			m := byte(0xff)
+			for j := range winSize {
+				c := b[i+k+j]
+				m &= t.lo[h][j][c&15] & t.hi[h][j][c>>4]
+				if c >= 0x80 {
+					m = 0 // as VPSHUFB does
+				}
+			}
+			t.out[h][k] = m
+			if m != 0 {
+				t.bits |= 1 << k
+			}
 		}
 	}
 }
@@ -121,17 +166,27 @@ func (t *tables) block(b []byte, i int) {
 // windows is a Scanner's SIMD search: the windows chosen and where it is in
 // the run.
 type windows struct {
-	on   bool
-	t    tables
-	pick []int32 // by string: the window chosen, as an index into its windows; -1 none
-	wins []win   // the windows chosen
-	ents []went  // the strings of each window
+	on     bool
+	narrow bool // the windows are in buckets 0 to 7 alone
+	// chosen is set once the windows are chosen, for the frequencies
+	// chosenEst; stale when strings were disabled since.
+	chosen, stale bool
+	chosenEst     [256]float64
+	t             tables
+	pick          []int32 // by string: the window chosen, -1 none
+	wins          []win   // the windows chosen
+	ents          []went  // the strings of each window
 	// byBucket lists the windows of each bucket, from bucket[i] to
 	// bucket[i+1].
 	byBucket []int32
-	bucket   [9]int32
-	mark     []int32 // by window of the index: its place in wins plus one
-	order    []int32 // the windows, most frequent first, while filling buckets
+	bucket   [numBuckets + 1]int32
+	// filter has the hashes of the windows chosen, in every case they
+	// match: a candidate that is none of them is turned down at once.
+	filter [filterSize / 64]uint64
+	mark   []int32   // by window of the index: its place in wins plus one
+	live   []int32   // by shared window: the strings not yet covered that hold it
+	est    []float64 // by shared window: how often it occurs, plus winCost
+	order  []int32   // the windows, most frequent first, while filling buckets
 
 	at   int    // the window position of the occurrences in pend; -1 not searched yet, len(b) none
 	pend []went // the occurrences at at
@@ -161,69 +216,152 @@ func (w *windows) covers(id int) bool { return w.on && w.pick[id] >= 0 }
 // the buckets it widens.
 const winCost = 1.0 / 20000
 
-// chooseWindows chooses the windows of the strings still searched for: each
-// string takes the window it holds that is rarest in the text for the
-// strings that share it, so that families of strings share their
-// windows; then the windows go into buckets, each where it adds the fewest
-// candidates.
+// chooseWindows chooses the windows of the strings still searched for: a
+// greedy cover, the window shared by the most strings not yet covered for
+// how often it occurs in the text first, while one covers two or more; then
+// each string left on the rarest window it holds. The windows then go into
+// buckets, each where it adds the fewest candidates.
 func (sc *Scanner) chooseWindows() {
 	w, x := &sc.w, &sc.set.win
-	w.on = false
 	if !sc.simd {
 		return
 	}
+	if w.chosen && !w.stale && drift(&w.chosenEst, &sc.t.est) < maxDrift {
+		return // the text is much as it was: keep the windows
+	}
+	w.on, w.chosen, w.stale, w.chosenEst = false, true, false, sc.t.est
 	if w.pick == nil {
 		w.pick = make([]int32, len(sc.set.lits))
 		w.mark = make([]int32, len(x.keys))
+		w.live = make([]int32, len(x.shared))
+		w.est = make([]float64, len(x.shared))
 	}
 	clear(w.mark)
 	w.wins, w.ents = w.wins[:0], w.ents[:0]
-	est := &sc.t.est
+	for i, id := range x.shared {
+		w.live[i] = x.strOf[i+1] - x.strOf[i]
+		w.est[i] = sc.winEst(x.keys[id]) + winCost
+	}
 	for id := range sc.set.lits {
 		w.pick[id] = -1
-		if sc.off[id] || x.of[id] == x.of[id+1] {
-			continue
+		if sc.off[id] {
+			sc.uncover(id)
 		}
-		best, bestScore := -1, 0.0
-		for i := x.of[id]; i < x.of[id+1]; i++ {
-			s := (winEst(est, x.keys[x.ids[i]]) + winCost) / float64(x.count[x.ids[i]])
-			if best < 0 || s < bestScore {
-				best, bestScore = int(i-x.of[id]), s
+	}
+	for {
+		best, bestRatio := -1, 0.0
+		for i, n := range w.live {
+			if r := float64(n) / w.est[i]; n > 1 && r > bestRatio {
+				best, bestRatio = i, r
 			}
 		}
-		w.pick[id] = int32(best)
-		wid := x.ids[int(x.of[id])+best]
-		if w.mark[wid] == 0 {
-			w.wins = append(w.wins, newWin(est, x.keys[wid]))
-			w.mark[wid] = int32(len(w.wins))
+		if best < 0 || bestRatio < 1/winCost {
+			break // cheaper on windows of their own
 		}
-		w.wins[w.mark[wid]-1].to++ // counted here, placed below
+		wid := x.shared[best]
+		w.wins = append(w.wins, newWin(x.keys[wid], w.est[best]-winCost))
+		w.mark[wid] = int32(len(w.wins))
+		for _, e := range x.strs[x.strOf[best]:x.strOf[best+1]] {
+			if w.pick[e.id] < 0 && !sc.off[e.id] {
+				w.pick[e.id] = wid
+				sc.uncover(int(e.id))
+			}
+		}
+	}
+	for id := range sc.set.lits {
+		if w.pick[id] >= 0 || sc.off[id] || x.of[id] == x.of[id+1] {
+			continue
+		}
+		best, bestEst := int32(-1), 0.0
+		for i := x.of[id]; i < x.of[id+1]; i++ {
+			if e := sc.winEst(x.keys[x.ids[i]]); best < 0 || e < bestEst {
+				best, bestEst = x.ids[i], e
+			}
+		}
+		if w.mark[best] == 0 {
+			w.wins = append(w.wins, newWin(x.keys[best], bestEst))
+			w.mark[best] = int32(len(w.wins))
+		}
+		w.pick[id] = best
 	}
 	if len(w.wins) == 0 {
 		return
 	}
 	w.on = true
+	for i := range w.wins {
+		w.wins[i].from, w.wins[i].to = 0, 0
+	}
+	for id := range sc.set.lits {
+		if p := w.pick[id]; p >= 0 {
+			w.wins[w.mark[p]-1].to++
+		}
+	}
 	n := int32(0)
 	for i := range w.wins {
 		w.wins[i].from, n = n, n+w.wins[i].to
 		w.wins[i].to = w.wins[i].from
 	}
 	w.ents = slices.Grow(w.ents, int(n))[:n]
-	for id, p := range w.pick {
+	for id := range sc.set.lits {
+		p := w.pick[id]
 		if p < 0 {
 			continue
 		}
-		i := int(x.of[id]) + int(p)
-		v := &w.wins[w.mark[x.ids[i]]-1]
-		w.ents[v.to] = went{id: int32(id), off: x.offs[i]}
+		off := int32(0)
+		for i := x.of[id]; i < x.of[id+1]; i++ {
+			if x.ids[i] == p {
+				off = x.offs[i]
+				break
+			}
+		}
+		v := &w.wins[w.mark[p]-1]
+		w.ents[v.to] = went{id: int32(id), off: off}
 		v.to++
 	}
 	sc.fillBuckets()
 }
 
-// winEst is how often window k occurs, per byte of text, were its bytes
+// maxDrift is how far the bytes' frequencies may move, summed over the
+// bytes, before the windows are chosen again.
+const maxDrift = 0.1
+
+// drift is how far the frequencies of a moved from those of b.
+func drift(a, b *[256]float64) float64 {
+	d := 0.0
+	for c := range a {
+		d += math.Abs(a[c] - b[c])
+	}
+	return d
+}
+
+// uncover takes string id out of the counts of the shared windows it holds.
+func (sc *Scanner) uncover(id int) {
+	w, x := &sc.w, &sc.set.win
+	for i := x.of[id]; i < x.of[id+1]; i++ {
+		if j := x.sharedOf[x.ids[i]]; j >= 0 {
+			w.live[j]--
+		}
+	}
+}
+
+// winEst is how often window k occurs, per byte of text: the count of its
+// hash in the sample, blended with the guess from its bytes.
+func (sc *Scanner) winEst(k uint32) float64 {
+	ind := indepEst(&sc.t.est, k)
+	tr := sc.t.tri
+	if tr == nil {
+		return ind
+	}
+	fold := 0
+	if k&winFold != 0 {
+		fold = 1
+	}
+	return (float64(tr.est[fold][triHash(k&^winFold)]) + ind*priorWeight) / (float64(tr.estN) + priorWeight)
+}
+
+// indepEst is how often window k occurs, per byte of text, were its bytes
 // independent.
-func winEst(est *[256]float64, k uint32) float64 {
+func indepEst(est *[256]float64, k uint32) float64 {
 	f := 1.0
 	for j := range winSize {
 		c := byte(k >> (8 * j))
@@ -236,9 +374,9 @@ func winEst(est *[256]float64, k uint32) float64 {
 	return f
 }
 
-// newWin returns the window of key k.
-func newWin(est *[256]float64, k uint32) win {
-	v := win{key: k &^ winFold, est: winEst(est, k)}
+// newWin returns the window of key k, which occurs est times a byte.
+func newWin(k uint32, est float64) win {
+	v := win{key: k &^ winFold, est: est}
 	for j := range winSize {
 		c := byte(k >> (8 * j))
 		v.lo[j] |= 1 << (c & 15)
@@ -281,13 +419,17 @@ func (sc *Scanner) fillBuckets() {
 		}
 		return int(a - b)
 	})
-	var lo, hi [8][winSize]uint16
-	var cand [8]float64
-	var count [8]int32
+	var lo, hi [numBuckets][winSize]uint16
+	var cand [numBuckets]float64
+	var count [numBuckets]int32
+	nb := numBuckets
+	if w.narrow = len(w.wins) <= 8; w.narrow {
+		nb = 8 // each window in a bucket of its own, on the faster lookup
+	}
 	for _, i := range w.order {
 		v := &w.wins[i]
 		best, bestAdd := 0, 0.0
-		for b := range 8 {
+		for b := range nb {
 			p := 1.0
 			for j := range winSize {
 				p *= mass(est, lo[b][j]|v.lo[j], hi[b][j]|v.hi[j])
@@ -304,7 +446,7 @@ func (sc *Scanner) fillBuckets() {
 		v.bucket = int8(best)
 		count[best]++
 	}
-	for b := range 8 {
+	for b := range numBuckets {
 		w.bucket[b+1] = w.bucket[b] + count[b]
 		count[b] = w.bucket[b]
 	}
@@ -315,19 +457,24 @@ func (sc *Scanner) fillBuckets() {
 		count[b]++
 	}
 	w.t = tables{}
-	for b := range 8 {
+	for b := range numBuckets {
+		h, bit := b/8, byte(1)<<(b%8)
 		for j := range winSize {
 			for l := range 16 {
 				if lo[b][j]&(1<<l) != 0 {
-					w.t.lo[j][l] |= 1 << b
-					w.t.lo[j][l+16] |= 1 << b
+					w.t.lo[h][j][l] |= bit
+					w.t.lo[h][j][l+16] |= bit
 				}
 				if hi[b][j]&(1<<l) != 0 {
-					w.t.hi[j][l] |= 1 << b
-					w.t.hi[j][l+16] |= 1 << b
+					w.t.hi[h][j][l] |= bit
+					w.t.hi[h][j][l+16] |= bit
 				}
 			}
 		}
+	}
+	w.filter = [filterSize / 64]uint64{}
+	for i := range w.wins {
+		w.addFilter(w.wins[i].key, w.wins[i].fold)
 	}
 }
 
@@ -346,7 +493,11 @@ func (sc *Scanner) wnext() {
 				return
 			}
 			w.blk = w.next
-			if w.blk+33 < len(b) {
+			switch {
+			case w.blk+33 >= len(b):
+			case w.narrow:
+				w.blk = scanAVX2Narrow(&w.t, b, w.blk)
+			default:
 				w.blk = scanAVX2(&w.t, b, w.blk)
 			}
 			if w.t.bits == 0 {
@@ -357,7 +508,7 @@ func (sc *Scanner) wnext() {
 		k := bits.TrailingZeros32(w.t.bits)
 		w.t.bits &= w.t.bits - 1
 		p := w.blk + k
-		sc.verify(p, w.t.out[k])
+		sc.verify(p, w.t.buckets(k))
 		if len(w.pend) > 0 {
 			w.at = p
 			return
@@ -367,11 +518,14 @@ func (sc *Scanner) wnext() {
 
 // verify adds to pend the strings of the windows of buckets m that occur
 // with their window at p.
-func (sc *Scanner) verify(p int, m byte) {
+func (sc *Scanner) verify(p int, m uint16) {
 	w, b := &sc.w, sc.b
 	v := uint32(b[p]) | uint32(b[p+1])<<8 | uint32(b[p+2])<<16
+	if h := filterHash(v); w.filter[h/64]&(1<<(h%64)) == 0 {
+		return
+	}
 	for ; m != 0; m &= m - 1 {
-		bk := bits.TrailingZeros8(m)
+		bk := bits.TrailingZeros16(m)
 		for _, i := range w.byBucket[w.bucket[bk]:w.bucket[bk+1]] {
 			x := &w.wins[i]
 			if v|x.fold != x.key {
@@ -399,12 +553,35 @@ func (sc *Scanner) holdsAt(e went, p int) bool {
 	return l.at(sc.b, s)
 }
 
+// filterSize is how many bits the filter of the windows holds.
+const filterSize = 1 << 14
+
+func filterHash(v uint32) uint32 { return (v * 0x9e3779b1) >> (32 - 14) }
+
+// addFilter adds to the filter window key in every case fold lets it match.
+func (w *windows) addFilter(key, fold uint32) {
+	for c := uint32(0); c < 8; c++ {
+		var flip uint32
+		for j := range winSize {
+			if c&(1<<j) != 0 {
+				flip |= 0x20 << (8 * j)
+			}
+		}
+		if flip&^fold != 0 {
+			continue
+		}
+		h := filterHash(key ^ flip)
+		w.filter[h/64] |= 1 << (h % 64)
+	}
+}
+
 // clone returns a copy of w that shares nothing with it.
 func (w *windows) clone() windows {
 	c := *w
 	c.pick, c.wins, c.ents = slices.Clone(w.pick), slices.Clone(w.wins), slices.Clone(w.ents)
 	c.byBucket, c.order = slices.Clone(w.byBucket), nil
 	c.mark = make([]int32, len(w.mark))
+	c.live, c.est = make([]int32, len(w.live)), make([]float64, len(w.est))
 	c.pend = nil
 	return c
 }

@@ -14,3 +14,9 @@ var haveSIMD = cpu.X86.HasAVX2
 //
 //go:noescape
 func scanAVX2(t *tables, b []byte, i int) int
+
+// scanAVX2Narrow is scanAVX2 for buckets 0 to 7 alone: t.out[1] is left as
+// it is.
+//
+//go:noescape
+func scanAVX2Narrow(t *tables, b []byte, i int) int

@@ -37,8 +37,11 @@ type Scanner struct {
 	chosenLive int
 	t          tuner
 
-	simd bool    // strings of winSize bytes or more are searched by w
+	simd bool    // strings of winSize bytes or more may be searched by w
 	w    windows // the SIMD search
+	// forceSIMD has w take every string it can, whatever the anchors
+	// would cost: for the tests.
+	forceSIMD bool
 }
 
 // anchor is one byte value in use, and the strings checked wherever it
@@ -334,7 +337,7 @@ func indexFrom(b []byte, from int, c byte) int {
 // instead of choosing on its first run. sc is only read.
 func (sc *Scanner) Clone() *Scanner {
 	c := sc.set.NewScanner()
-	c.simd = sc.simd
+	c.simd, c.forceSIMD = sc.simd, sc.forceSIMD
 	if !sc.tuned || sc.chosenLive != c.live {
 		return c
 	}

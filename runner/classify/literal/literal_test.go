@@ -101,10 +101,11 @@ func paths() []bool {
 	return []bool{false}
 }
 
-// newScanner returns a Scanner of ss, on the SIMD search or not.
+// newScanner returns a Scanner of ss, on the SIMD search wherever it can be
+// or not at all.
 func newScanner(ss []String, simd bool) *Scanner {
 	sc := NewSet(ss).NewScanner()
-	sc.simd = simd
+	sc.simd, sc.forceSIMD = simd, simd
 	return sc
 }
 

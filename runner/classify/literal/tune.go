@@ -88,54 +88,22 @@ func (t *tuner) estimate() {
 	}
 }
 
-// choose sets sc's anchors for the strings still searched for: a greedy
-// cover of the strings by keys, the key that covers most strings for what
-// its occurrences and passes cost first, then each string on the rarest
-// chosen key it holds.
+// choose sets sc's anchors for the strings still searched for, and the
+// SIMD search's windows: each string on the rarest chosen key it holds,
+// unless the SIMD search takes it.
 func (t *tuner) choose(sc *Scanner) {
 	for _, c := range sc.active {
 		sc.anchors[c] = anchor{ents: sc.anchors[c].ents[:0], idx: sc.anchors[c].idx}
 		t.used[c] = false
 	}
 	sc.active = sc.active[:0]
-	sc.chooseWindows()
-	t.count = [numKeys]int32{}
-	t.chosen = [numKeys]bool{}
-	left := 0
-	for id := range sc.set.lits {
-		t.covered[id] = sc.off[id] || sc.w.covers(id)
-		if !t.covered[id] {
-			left++
-			for _, k := range sc.set.keys[id] {
-				t.count[k]++
-			}
-		}
+	// The SIMD search takes the strings it can when it costs less than
+	// the anchors they would need.
+	sc.w.on = false
+	if anchors := t.cover(sc); sc.chooseWindows() && (sc.w.cost < anchors || sc.forceSIMD) {
+		sc.w.on = true
+		t.cover(sc)
 	}
-	for left > 0 {
-		best, bestRatio := -1, 0.0
-		for k, n := range t.count {
-			if n == 0 || t.chosen[k] {
-				continue
-			}
-			if r := float64(n) / t.cost(k); r > bestRatio {
-				best, bestRatio = k, r
-			}
-		}
-		t.chosen[best] = true
-		for _, c := range t.bytes(best) {
-			t.planned[c] = true
-		}
-		for _, id := range sc.set.byKey[best] {
-			if !t.covered[id] {
-				t.covered[id] = true
-				left--
-				for _, k := range sc.set.keys[id] {
-					t.count[k]--
-				}
-			}
-		}
-	}
-	t.planned = [256]bool{}
 	for id, l := range sc.set.lits {
 		if sc.off[id] || sc.w.covers(id) {
 			continue
@@ -156,6 +124,52 @@ func (t *tuner) choose(sc *Scanner) {
 		sc.anchors[c].index()
 	}
 	sc.chosenLive = sc.live
+}
+
+// cover chooses the anchor keys of the strings still searched for that the
+// SIMD search does not take: a greedy cover of the strings by keys, the key
+// that covers most strings for what its occurrences and passes cost first.
+// It returns what they cost, in occurrences per byte of text.
+func (t *tuner) cover(sc *Scanner) float64 {
+	t.count = [numKeys]int32{}
+	t.chosen = [numKeys]bool{}
+	left, total := 0, 0.0
+	for id := range sc.set.lits {
+		t.covered[id] = sc.off[id] || sc.w.covers(id)
+		if !t.covered[id] {
+			left++
+			for _, k := range sc.set.keys[id] {
+				t.count[k]++
+			}
+		}
+	}
+	for left > 0 {
+		best, bestRatio := -1, 0.0
+		for k, n := range t.count {
+			if n == 0 || t.chosen[k] {
+				continue
+			}
+			if r := float64(n) / t.cost(k); r > bestRatio {
+				best, bestRatio = k, r
+			}
+		}
+		total += t.cost(best)
+		t.chosen[best] = true
+		for _, c := range t.bytes(best) {
+			t.planned[c] = true
+		}
+		for _, id := range sc.set.byKey[best] {
+			if !t.covered[id] {
+				t.covered[id] = true
+				left--
+				for _, k := range sc.set.keys[id] {
+					t.count[k]--
+				}
+			}
+		}
+	}
+	t.planned = [256]bool{}
+	return total
 }
 
 // bytes returns the byte values of key k.

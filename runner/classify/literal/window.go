@@ -166,8 +166,10 @@ func (t *tables) block(b []byte, i int) {
 // windows is a Scanner's SIMD search: the windows chosen and where it is in
 // the run.
 type windows struct {
-	on     bool
-	narrow bool // the windows are in buckets 0 to 7 alone
+	on     bool    // the search is on: ready, and cheaper than the anchors
+	ready  bool    // windows are chosen for the strings still searched for
+	cost   float64 // what it costs, in occurrences per byte of text as tuner.cost counts them
+	narrow bool    // the windows are in buckets 0 to 7 alone
 	// chosen is set once the windows are chosen, for the frequencies
 	// chosenEst; stale when strings were disabled since.
 	chosen, stale bool
@@ -212,6 +214,17 @@ type went struct{ id, off int32 }
 // covers reports whether string id is searched through a window.
 func (w *windows) covers(id int) bool { return w.on && w.pick[id] >= 0 }
 
+// What the lookups of a run cost per byte of text, with 8 and with 16
+// buckets, and each candidate they let through, in occurrences per byte of
+// text as the tuner counts them for an IndexByte pass (pass): an occurrence
+// costs about what IndexByte takes to cross 300 bytes, the lookup of 8
+// buckets about four times as much, of 16 about seven times.
+const (
+	narrowPass = 1.0 / 75
+	widePass   = 1.0 / 45
+	candCost   = 0.5
+)
+
 // winCost is what one more window costs, in candidates per byte of text:
 // the buckets it widens.
 const winCost = 1.0 / 20000
@@ -221,15 +234,15 @@ const winCost = 1.0 / 20000
 // how often it occurs in the text first, while one covers two or more; then
 // each string left on the rarest window it holds. The windows then go into
 // buckets, each where it adds the fewest candidates.
-func (sc *Scanner) chooseWindows() {
+func (sc *Scanner) chooseWindows() (ok bool) {
 	w, x := &sc.w, &sc.set.win
 	if !sc.simd {
-		return
+		return false
 	}
 	if w.chosen && !w.stale && drift(&w.chosenEst, &sc.t.est) < maxDrift {
-		return // the text is much as it was: keep the windows
+		return w.ready // the text is much as it was: keep the windows
 	}
-	w.on, w.chosen, w.stale, w.chosenEst = false, true, false, sc.t.est
+	w.ready, w.chosen, w.stale, w.chosenEst = false, true, false, sc.t.est
 	if w.pick == nil {
 		w.pick = make([]int32, len(sc.set.lits))
 		w.mark = make([]int32, len(x.keys))
@@ -285,9 +298,9 @@ func (sc *Scanner) chooseWindows() {
 		w.pick[id] = best
 	}
 	if len(w.wins) == 0 {
-		return
+		return false
 	}
-	w.on = true
+	w.ready = true
 	for i := range w.wins {
 		w.wins[i].from, w.wins[i].to = 0, 0
 	}
@@ -319,6 +332,7 @@ func (sc *Scanner) chooseWindows() {
 		v.to++
 	}
 	sc.fillBuckets()
+	return true
 }
 
 // maxDrift is how far the bytes' frequencies may move, summed over the
@@ -423,8 +437,9 @@ func (sc *Scanner) fillBuckets() {
 	var cand [numBuckets]float64
 	var count [numBuckets]int32
 	nb := numBuckets
+	w.cost = widePass
 	if w.narrow = len(w.wins) <= 8; w.narrow {
-		nb = 8 // each window in a bucket of its own, on the faster lookup
+		nb, w.cost = 8, narrowPass // each window in a bucket of its own, on the faster lookup
 	}
 	for _, i := range w.order {
 		v := &w.wins[i]
@@ -439,6 +454,7 @@ func (sc *Scanner) fillBuckets() {
 			}
 		}
 		cand[best] += bestAdd
+		w.cost += bestAdd * candCost
 		for j := range winSize {
 			lo[best][j] |= v.lo[j]
 			hi[best][j] |= v.hi[j]

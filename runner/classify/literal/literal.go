@@ -162,7 +162,7 @@ func (sc *Scanner) Disable(id int) {
 	if !sc.off[id] {
 		sc.off[id] = true
 		sc.live--
-		sc.retune, sc.w.stale = true, true
+		sc.retune = true
 	}
 }
 
@@ -191,8 +191,9 @@ func (sc *Scanner) Reset(b []byte) {
 		sc.tuned, sc.untune = true, warmup
 	case sc.untune <= 0:
 		if sc.t.add(b); sc.t.n >= sample {
-			sc.t.estimate()
-			sc.t.choose(sc)
+			if sc.t.estimate(); sc.t.moved() {
+				sc.t.choose(sc)
+			}
 			sc.untune = retune
 		}
 	case sc.retune:

@@ -1,6 +1,7 @@
 package literal
 
 import (
+	"math"
 	"strings"
 	"sync"
 )
@@ -26,8 +27,10 @@ type tuner struct {
 	planned [256]bool    // the byte is an anchor of a chosen key
 	count   [numKeys]int32
 	chosen  [numKeys]bool
-	covered []bool    // by string
-	tri     *trigrams // for the SIMD search; nil without
+	covered []bool // by string
+	// chosenEst is est when the anchors were last chosen.
+	chosenEst [256]float64
+	tri       *trigrams // for the SIMD search; nil without
 }
 
 // trigrams counts the windows of text seen, hashed: exact, and with ASCII
@@ -63,6 +66,21 @@ const pass = 1.0 / 300
 // for beside the sample.
 const priorWeight = 256
 
+// maxDrift is how far the bytes' frequencies may move, summed over the
+// bytes, before the anchors are chosen again: the samples of text much like
+// the last differ by less.
+const maxDrift = 0.1
+
+// moved reports whether the bytes' frequencies moved by maxDrift or more
+// since the anchors were chosen.
+func (t *tuner) moved() bool {
+	d := 0.0
+	for c := range t.est {
+		d += math.Abs(t.est[c] - t.chosenEst[c])
+	}
+	return d >= maxDrift
+}
+
 // add counts the bytes of b, up to sample bytes since the last estimate.
 func (t *tuner) add(b []byte) {
 	for _, c := range b[:min(len(b), sample-t.n)] {
@@ -97,6 +115,7 @@ func (t *tuner) choose(sc *Scanner) {
 		t.used[c] = false
 	}
 	sc.active = sc.active[:0]
+	t.chosenEst = t.est
 	// The SIMD search takes the strings it can when it costs less than
 	// the anchors they would need.
 	sc.w.on = false

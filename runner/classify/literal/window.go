@@ -2,7 +2,6 @@ package literal
 
 import (
 	"encoding/binary"
-	"math"
 	"math/bits"
 	"slices"
 )
@@ -170,14 +169,10 @@ type windows struct {
 	ready  bool    // windows are chosen for the strings still searched for
 	cost   float64 // what it costs, in occurrences per byte of text as tuner.cost counts them
 	narrow bool    // the windows are in buckets 0 to 7 alone
-	// chosen is set once the windows are chosen, for the frequencies
-	// chosenEst; stale when strings were disabled since.
-	chosen, stale bool
-	chosenEst     [256]float64
-	t             tables
-	pick          []int32 // by string: the window chosen, -1 none
-	wins          []win   // the windows chosen
-	ents          []went  // the strings of each window
+	t      tables
+	pick   []int32 // by string: the window chosen, -1 none
+	wins   []win   // the windows chosen
+	ents   []went  // the strings of each window
 	// byBucket lists the windows of each bucket, from bucket[i] to
 	// bucket[i+1].
 	byBucket []int32
@@ -239,10 +234,7 @@ func (sc *Scanner) chooseWindows() (ok bool) {
 	if !sc.simd {
 		return false
 	}
-	if w.chosen && !w.stale && drift(&w.chosenEst, &sc.t.est) < maxDrift {
-		return w.ready // the text is much as it was: keep the windows
-	}
-	w.ready, w.chosen, w.stale, w.chosenEst = false, true, false, sc.t.est
+	w.ready = false
 	if w.pick == nil {
 		w.pick = make([]int32, len(sc.set.lits))
 		w.mark = make([]int32, len(x.keys))
@@ -333,19 +325,6 @@ func (sc *Scanner) chooseWindows() (ok bool) {
 	}
 	sc.fillBuckets()
 	return true
-}
-
-// maxDrift is how far the bytes' frequencies may move, summed over the
-// bytes, before the windows are chosen again.
-const maxDrift = 0.1
-
-// drift is how far the frequencies of a moved from those of b.
-func drift(a, b *[256]float64) float64 {
-	d := 0.0
-	for c := range a {
-		d += math.Abs(a[c] - b[c])
-	}
-	return d
 }
 
 // uncover takes string id out of the counts of the shared windows it holds.

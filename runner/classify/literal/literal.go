@@ -204,7 +204,8 @@ func (sc *Scanner) Reset(b []byte) {
 	for _, c := range sc.active {
 		sc.anchors[c].at = -1
 	}
-	sc.w.at, sc.w.next, sc.w.t.bits, sc.w.pend = -1, 0, 0, sc.w.pend[:0]
+	sc.w.at, sc.w.next, sc.w.pend = -1, 0, sc.w.pend[:0]
+	sc.w.t.n, sc.w.ci, sc.w.bits = 0, -1, 0
 }
 
 // Next returns the next occurrence in the run given to Reset: its start and

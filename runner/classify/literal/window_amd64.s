@@ -9,6 +9,15 @@ DATA nibbles<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA nibbles<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
 GLOBL nibbles<>(SB), RODATA|NOPTR, $32
 
+// The layout of tables (window.go): the lookups of buckets 0 to 7 for the
+// three bytes by low nibble at 0, 32, 64, of 8 to 15 at 96, 128, 160; by
+// high nibble 192 on, likewise; the blocks found (cand, 80 bytes each) at
+// 384, how many at 1664.
+#define FOUND 384
+#define CAND 80
+#define BATCH 16
+#define COUNT 1664
+
 // NIBBLES loads the 32 bytes at off(SI)(CX*1) into Y7 and their high
 // nibbles into Y8. The low nibbles are Y7 itself: VPSHUFB reads only them,
 // and the bytes from 0x80 on, which it turns to zero, are in no window.
@@ -30,25 +39,43 @@ GLOBL nibbles<>(SB), RODATA|NOPTR, $32
 	VMOVDQU hi(AX), Y14 \
 	LOOKUP(Y13, Y14, dst)
 
+// PROLOGUE loads the arguments and the tables of buckets 0 to 7; R10 is
+// the next cand to fill, R11 how many are filled, DX where blocks end.
+#define PROLOGUE \
+	MOVQ    t+0(FP), AX \
+	MOVQ    b_base+8(FP), SI \
+	MOVQ    b_len+16(FP), DX \
+	MOVQ    i+32(FP), CX \
+	LEAQ    FOUND(AX), R10 \
+	XORQ    R11, R11 \
+	SUBQ    $33, DX \
+	VMOVDQU 0(AX), Y0 \
+	VMOVDQU 32(AX), Y1 \
+	VMOVDQU 64(AX), Y2 \
+	VMOVDQU 192(AX), Y3 \
+	VMOVDQU 224(AX), Y4 \
+	VMOVDQU 256(AX), Y5 \
+	VMOVDQU nibbles<>(SB), Y6
+
+// RECORD fills the next cand with the block at CX: its buckets, Y11 and
+// Y12, its position and its candidates, the bytes of Y13 not zero.
+#define RECORD \
+	VMOVDQU   Y11, 0(R10) \
+	VMOVDQU   Y12, 32(R10) \
+	VPXOR     Y14, Y14, Y14 \
+	VPCMPEQB  Y14, Y13, Y14 \
+	VPMOVMSKB Y14, R9 \
+	NOTL      R9 \
+	MOVQ      CX, 64(R10) \
+	MOVL      R9, 72(R10) \
+	ADDQ      $CAND, R10 \
+	INCQ      R11
+
 // func scanAVX2(t *tables, b []byte, i int) int
 TEXT ·scanAVX2(SB), NOSPLIT, $0-48
-	MOVQ t+0(FP), AX
-	MOVQ b_base+8(FP), SI
-	MOVQ b_len+16(FP), DX
-	MOVQ i+32(FP), CX
-	// A block of 32 positions from CX reads up to CX+33: blocks start
-	// below len-33.
-	SUBQ $33, DX
+	PROLOGUE
 	CMPQ CX, DX
-	JGE  none
-	// Buckets 0 to 7 stay in registers, 8 to 15 are read from t.
-	VMOVDQU 0(AX), Y0
-	VMOVDQU 32(AX), Y1
-	VMOVDQU 64(AX), Y2
-	VMOVDQU 192(AX), Y3
-	VMOVDQU 224(AX), Y4
-	VMOVDQU 256(AX), Y5
-	VMOVDQU nibbles<>(SB), Y6
+	JGE  done
 
 loop:
 	NIBBLES(0)
@@ -67,44 +94,31 @@ loop:
 	VPOR    Y11, Y12, Y13
 	VPTEST  Y13, Y13
 	JNZ     found
-	ADDQ    $32, CX
-	CMPQ    CX, DX
-	JLT     loop
 
-none:
-	MOVL $0, 448(AX)
+next:
+	ADDQ $32, CX
+	CMPQ CX, DX
+	JLT  loop
+
+done:
+	MOVQ R11, COUNT(AX)
 	MOVQ CX, ret+40(FP)
 	VZEROUPPER
 	RET
 
 found:
-	VMOVDQU   Y11, 384(AX)
-	VMOVDQU   Y12, 416(AX)
-	VPXOR     Y14, Y14, Y14
-	VPCMPEQB  Y14, Y13, Y14
-	VPMOVMSKB Y14, R9
-	NOTL      R9
-	MOVL      R9, 448(AX)
-	MOVQ      CX, ret+40(FP)
-	VZEROUPPER
-	RET
+	RECORD
+	CMPQ R11, $BATCH
+	JLT  next
+	ADDQ $32, CX
+	JMP  done
 
 // func scanAVX2Narrow(t *tables, b []byte, i int) int
 TEXT ·scanAVX2Narrow(SB), NOSPLIT, $0-48
-	MOVQ t+0(FP), AX
-	MOVQ b_base+8(FP), SI
-	MOVQ b_len+16(FP), DX
-	MOVQ i+32(FP), CX
-	SUBQ $33, DX
-	CMPQ CX, DX
-	JGE  none
-	VMOVDQU 0(AX), Y0
-	VMOVDQU 32(AX), Y1
-	VMOVDQU 64(AX), Y2
-	VMOVDQU 192(AX), Y3
-	VMOVDQU 224(AX), Y4
-	VMOVDQU 256(AX), Y5
-	VMOVDQU nibbles<>(SB), Y6
+	PROLOGUE
+	VPXOR Y12, Y12, Y12
+	CMPQ  CX, DX
+	JGE   done
 
 loop:
 	NIBBLES(0)
@@ -117,23 +131,22 @@ loop:
 	VPAND   Y10, Y11, Y11
 	VPTEST  Y11, Y11
 	JNZ     found
-	ADDQ    $32, CX
-	CMPQ    CX, DX
-	JLT     loop
 
-none:
-	MOVL $0, 448(AX)
+next:
+	ADDQ $32, CX
+	CMPQ CX, DX
+	JLT  loop
+
+done:
+	MOVQ R11, COUNT(AX)
 	MOVQ CX, ret+40(FP)
 	VZEROUPPER
 	RET
 
 found:
-	VMOVDQU   Y11, 384(AX)
-	VPXOR     Y14, Y14, Y14
-	VPCMPEQB  Y14, Y11, Y14
-	VPMOVMSKB Y14, R9
-	NOTL      R9
-	MOVL      R9, 448(AX)
-	MOVQ      CX, ret+40(FP)
-	VZEROUPPER
-	RET
+	VMOVDQA Y11, Y13
+	RECORD
+	CMPQ R11, $BATCH
+	JLT  next
+	ADDQ $32, CX
+	JMP  done

@@ -7,12 +7,12 @@ const haveSIMD = false
 
 // scanAVX2 is never called here; it looks up no block.
 func scanAVX2(t *tables, b []byte, i int) int {
-	t.bits = 0
+	t.n = 0
 	return i
 }
 
 // scanAVX2Narrow is never called here; it looks up no block.
 func scanAVX2Narrow(t *tables, b []byte, i int) int {
-	t.bits = 0
+	t.n = 0
 	return i
 }

@@ -3,17 +3,39 @@ package literal
 import (
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
-// TestScanAVX2 checks the SIMD lookup against the one in Go, on random
+// TestTablesLayout checks the offsets window_amd64.s reads and writes.
+func TestTablesLayout(t *testing.T) {
+	var x tables
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"hi", unsafe.Offsetof(x.hi), 192},
+		{"found", unsafe.Offsetof(x.found), 384},
+		{"n", unsafe.Offsetof(x.n), 1664},
+		{"cand", unsafe.Sizeof(cand{}), 80},
+		{"cand.at", unsafe.Offsetof(x.found[0].at), 64},
+		{"cand.bits", unsafe.Offsetof(x.found[0].bits), 72},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s at %d, the assembly has %d", c.name, c.got, c.want)
+		}
+	}
+}
+
+// TestScanAVX2 checks the SIMD lookups against the one in Go, on random
 // tables and text of every length up to a few blocks.
 func TestScanAVX2(t *testing.T) {
 	if !haveSIMD {
 		t.Skip("no AVX2 here: the SIMD search never runs")
 	}
 	r := rand.New(rand.NewPCG(3, 4))
-	for round := range 2000 {
-		var simd, ref tables
+	for round := range 3000 {
+		var simd tables
+		narrow := round%4 >= 2
 		for h := range 2 {
 			for j := range winSize {
 				for l := range 16 {
@@ -21,48 +43,46 @@ func TestScanAVX2(t *testing.T) {
 					if round%2 == 0 { // sparse tables, so that blocks pass
 						lo, hi = lo&byte(r.Uint32())&byte(r.Uint32()), hi&byte(r.Uint32())
 					}
+					if narrow && h == 1 {
+						lo, hi = 0, 0
+					}
 					simd.lo[h][j][l], simd.lo[h][j][l+16] = lo, lo
 					simd.hi[h][j][l], simd.hi[h][j][l+16] = hi, hi
 				}
 			}
 		}
-		ref = simd
-		b := make([]byte, r.IntN(200))
+		ref := simd
+		b := make([]byte, r.IntN(800))
 		for i := range b {
 			b[i] = byte(r.Uint32())
 		}
 		from := r.IntN(40)
-		narrow := round%4 >= 2
+		var next int
 		if narrow {
-			for j := range winSize {
-				simd.lo[1][j], simd.hi[1][j] = [32]byte{}, [32]byte{}
-			}
-			ref = simd
-		}
-		var at int
-		if narrow {
-			simd.out[1] = [32]byte{}
-			at = scanAVX2Narrow(&simd, b, from)
+			next = scanAVX2Narrow(&simd, b, from)
 		} else {
-			at = scanAVX2(&simd, b, from)
+			next = scanAVX2(&simd, b, from)
 		}
-		// the reference: the first block from from with a candidate, of
-		// those scanAVX2 may look up
+		// the reference: the blocks from from with a candidate, of those
+		// scanAVX2 may look up, up to batch of them
 		want := from
-		for ; want+33 < len(b); want += 32 {
-			if ref.block(b, want); ref.bits != 0 {
-				break
+		for ; want+33 < len(b) && ref.n < batch; want += 32 {
+			if ref.block(b, want, &ref.found[ref.n]); ref.found[ref.n].bits != 0 {
+				ref.n++
 			}
 		}
-		if want+33 >= len(b) {
-			ref.bits = 0
+		if next != want || simd.n != ref.n {
+			t.Fatalf("round %d, %d bytes from %d: %d blocks found up to %d, want %d up to %d", round, len(b), from, simd.n, next, ref.n, want)
 		}
-		if at != want || simd.bits != ref.bits {
-			t.Fatalf("round %d, %d bytes from %d: block %d bits %032b, want %d %032b", round, len(b), from, at, simd.bits, want, ref.bits)
-		}
-		for k := range 32 {
-			if ref.bits&(1<<k) != 0 && simd.buckets(k) != ref.buckets(k) {
-				t.Fatalf("round %d: position %d buckets %016b, want %016b", round, k, simd.buckets(k), ref.buckets(k))
+		for i := range ref.n {
+			got, want := &simd.found[i], &ref.found[i]
+			if got.at != want.at || got.bits != want.bits {
+				t.Fatalf("round %d: block %d at %d bits %032b, want at %d %032b", round, i, got.at, got.bits, want.at, want.bits)
+			}
+			for k := range 32 {
+				if want.bits&(1<<k) != 0 && got.buckets(k) != want.buckets(k) {
+					t.Fatalf("round %d: block at %d position %d buckets %016b, want %016b", round, got.at, k, got.buckets(k), want.buckets(k))
+				}
 			}
 		}
 	}

@@ -69,7 +69,7 @@ const priorWeight = 256
 // maxDrift is how far the bytes' frequencies may move, summed over the
 // bytes, before the anchors are chosen again: the samples of text much like
 // the last differ by less.
-const maxDrift = 0.1
+const maxDrift = 0.3
 
 // moved reports whether the bytes' frequencies moved by maxDrift or more
 // since the anchors were chosen.

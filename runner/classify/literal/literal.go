@@ -146,7 +146,7 @@ func (s *Set) NewScanner() *Scanner {
 	sc := &Scanner{set: s, off: make([]bool, len(s.lits)), cur: -1, active: make([]byte, 0, 256), simd: s.simd}
 	sc.t.covered = make([]bool, len(s.lits))
 	if s.simd {
-		sc.t.tri = new(trigrams)
+		sc.t.tri = new(grams)
 	}
 	for i, l := range s.lits {
 		sc.off[i] = len(l.text) == 0 // never found

@@ -1,6 +1,7 @@
 package literal
 
 import (
+	"encoding/binary"
 	"math"
 	"strings"
 	"sync"
@@ -30,29 +31,29 @@ type tuner struct {
 	covered []bool // by string
 	// chosenEst is est when the anchors were last chosen.
 	chosenEst [256]float64
-	tri       *trigrams // for the SIMD search; nil without
+	tri       *grams // for the SIMD search; nil without
 }
 
-// trigrams counts the windows of text seen, hashed: exact, and with ASCII
+// grams counts the windows of text seen, hashed: exact, and with ASCII
 // letters in lower case.
-type trigrams struct {
-	count [2][triSize]uint16 // since the last estimate
+type grams struct {
+	count [2][gramSize]uint16 // since the last estimate
 	n     int
-	est   [2][triSize]uint16 // at the last estimate
+	est   [2][gramSize]uint16 // at the last estimate
 	estN  int
 }
 
-const triSize = 1 << 12
+const gramSize = 1 << 12
 
-func triHash(k uint32) uint32 { return (k * 0x9e3779b1) >> 20 }
+func gramHash(k uint32) uint32 { return (k * 0x9e3779b1) >> 20 }
 
 // add counts the windows of b.
-func (tr *trigrams) add(b []byte) {
+func (tr *grams) add(b []byte) {
 	for i := 0; i+winSize <= len(b); i++ {
-		k := uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16
-		tr.count[0][triHash(k)]++
-		k = uint32(lower[b[i]]) | uint32(lower[b[i+1]])<<8 | uint32(lower[b[i+2]])<<16
-		tr.count[1][triHash(k)]++
+		k := binary.LittleEndian.Uint32(b[i:])
+		tr.count[0][gramHash(k)]++
+		k = uint32(lower[b[i]]) | uint32(lower[b[i+1]])<<8 | uint32(lower[b[i+2]])<<16 | uint32(lower[b[i+3]])<<24
+		tr.count[1][gramHash(k)]++
 	}
 	tr.n += max(len(b)-winSize+1, 0)
 }
@@ -102,7 +103,7 @@ func (t *tuner) estimate() {
 	t.hist, t.n = [256]int32{}, 0
 	if tr := t.tri; tr != nil {
 		tr.est, tr.estN = tr.count, tr.n
-		tr.count, tr.n = [2][triSize]uint16{}, 0
+		tr.count, tr.n = [2][gramSize]uint16{}, 0
 	}
 }
 

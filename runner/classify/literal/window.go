@@ -18,12 +18,12 @@ import (
 // winSize is how many bytes a window holds; maxWinOff bounds the offsets
 // in a string where its windows are taken.
 const (
-	winSize   = 3
+	winSize   = 4
 	maxWinOff = 64
 )
 
 // winFold marks the key of a window of a folded string that holds a letter.
-const winFold = 1 << 31
+const winFold = 1 << 31 // free: the bytes of a window are ASCII
 
 // winIndex is the windows the strings of a Set hold, which the Scanners
 // choose from.
@@ -45,8 +45,8 @@ type winIndex struct {
 // windowKey is the key of the window of l at off.
 func windowKey(l *lit, off int) uint32 {
 	t := l.text[off : off+winSize]
-	k := uint32(t[0]) | uint32(t[1])<<8 | uint32(t[2])<<16
-	if l.fold && (isLower(t[0]) || isLower(t[1]) || isLower(t[2])) {
+	k := binary.LittleEndian.Uint32(t)
+	if l.fold && slices.ContainsFunc(t, isLower) {
 		k |= winFold
 	}
 	return k
@@ -72,7 +72,7 @@ func (x *winIndex) index(lits []lit) {
 		l := &lits[i]
 		x.of[i] = int32(len(x.ids))
 		for off := 0; off+winSize <= len(l.text) && off < maxWinOff; off++ {
-			if l.text[off]|l.text[off+1]|l.text[off+2] >= 0x80 {
+			if k := binary.LittleEndian.Uint32(l.text[off:]); k&0x80808080 != 0 {
 				continue // scanAVX2 looks up ASCII only
 			}
 			k := windowKey(l, off)
@@ -366,7 +366,7 @@ func (sc *Scanner) winEst(k uint32) float64 {
 	if k&winFold != 0 {
 		fold = 1
 	}
-	return (float64(tr.est[fold][triHash(k&^winFold)]) + ind*priorWeight) / (float64(tr.estN) + priorWeight)
+	return (float64(tr.est[fold][gramHash(k&^winFold)]) + ind*priorWeight) / (float64(tr.estN) + priorWeight)
 }
 
 // indepEst is how often window k occurs, per byte of text, were its bytes
@@ -374,7 +374,7 @@ func (sc *Scanner) winEst(k uint32) float64 {
 func indepEst(est *[256]float64, k uint32) float64 {
 	f := 1.0
 	for j := range winSize {
-		c := byte(k >> (8 * j))
+		c := byte(k &^ winFold >> (8 * j))
 		p := est[c]
 		if k&winFold != 0 && isLower(c) {
 			p += est[c-'a'+'A']
@@ -388,7 +388,7 @@ func indepEst(est *[256]float64, k uint32) float64 {
 func newWin(k uint32, est float64) win {
 	v := win{key: k &^ winFold, est: est}
 	for j := range winSize {
-		c := byte(k >> (8 * j))
+		c := byte(v.key >> (8 * j))
 		v.lo[j] |= 1 << (c & 15)
 		v.hi[j] |= 1 << (c >> 4)
 		if k&winFold != 0 && isLower(c) {
@@ -526,7 +526,7 @@ func (sc *Scanner) refill() bool {
 		switch {
 		case w.next+winSize > len(b):
 			return false
-		case w.next+33 >= len(b): // the end of the run, in Go
+		case w.next+34 >= len(b): // the end of the run, in Go
 			if w.t.block(b, w.next, &w.t.found[0]); w.t.found[0].bits != 0 {
 				w.t.n = 1
 			}
@@ -544,7 +544,7 @@ func (sc *Scanner) refill() bool {
 // with their window at p, and reports whether there were any.
 func (sc *Scanner) verify(p int, m uint16) bool {
 	w, b := &sc.w, sc.b
-	v := uint32(b[p]) | uint32(b[p+1])<<8 | uint32(b[p+2])<<16
+	v := binary.LittleEndian.Uint32(b[p:])
 	if h := filterHash(v); w.filter[h/64]&(1<<(h%64)) == 0 {
 		return false
 	}
@@ -585,7 +585,7 @@ func filterHash(v uint32) uint32 { return (v * 0x9e3779b1) >> (32 - 14) }
 
 // addFilter adds to the filter window key in every case fold lets it match.
 func (w *windows) addFilter(key, fold uint32) {
-	for c := uint32(0); c < 8; c++ {
+	for c := uint32(0); c < 1<<winSize; c++ {
 		var flip uint32
 		for j := range winSize {
 			if c&(1<<j) != 0 {

@@ -10,13 +10,13 @@ DATA nibbles<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
 GLOBL nibbles<>(SB), RODATA|NOPTR, $32
 
 // The layout of tables (window.go): the lookups of buckets 0 to 7 for the
-// three bytes by low nibble at 0, 32, 64, of 8 to 15 at 96, 128, 160; by
-// high nibble 192 on, likewise; the blocks found (cand, 80 bytes each) at
-// 384, how many at 1664.
-#define FOUND 384
+// four bytes by low nibble at 0, 32, 64, 96, of 8 to 15 at 128 to 224; by
+// high nibble from 256 on, likewise; the blocks found (cand, 80 bytes each)
+// at 512, how many at 1792.
+#define FOUND 512
 #define CAND 80
 #define BATCH 16
-#define COUNT 1664
+#define COUNT 1792
 
 // NIBBLES loads the 32 bytes at off(SI)(CX*1) into Y7 and their high
 // nibbles into Y8. The low nibbles are Y7 itself: VPSHUFB reads only them,
@@ -39,8 +39,9 @@ GLOBL nibbles<>(SB), RODATA|NOPTR, $32
 	VMOVDQU hi(AX), Y14 \
 	LOOKUP(Y13, Y14, dst)
 
-// PROLOGUE loads the arguments and the tables of buckets 0 to 7; R10 is
-// the next cand to fill, R11 how many are filled, DX where blocks end.
+// PROLOGUE loads the arguments and the tables of buckets 0 to 7 for the
+// first three bytes; R10 is the next cand to fill, R11 how many are filled,
+// DX where blocks end: a block of 32 positions from CX reads up to CX+34.
 #define PROLOGUE \
 	MOVQ    t+0(FP), AX \
 	MOVQ    b_base+8(FP), SI \
@@ -48,13 +49,13 @@ GLOBL nibbles<>(SB), RODATA|NOPTR, $32
 	MOVQ    i+32(FP), CX \
 	LEAQ    FOUND(AX), R10 \
 	XORQ    R11, R11 \
-	SUBQ    $33, DX \
+	SUBQ    $34, DX \
 	VMOVDQU 0(AX), Y0 \
 	VMOVDQU 32(AX), Y1 \
 	VMOVDQU 64(AX), Y2 \
-	VMOVDQU 192(AX), Y3 \
-	VMOVDQU 224(AX), Y4 \
-	VMOVDQU 256(AX), Y5 \
+	VMOVDQU 256(AX), Y3 \
+	VMOVDQU 288(AX), Y4 \
+	VMOVDQU 320(AX), Y5 \
 	VMOVDQU nibbles<>(SB), Y6
 
 // RECORD fills the next cand with the block at CX: its buckets, Y11 and
@@ -80,16 +81,21 @@ TEXT ·scanAVX2(SB), NOSPLIT, $0-48
 loop:
 	NIBBLES(0)
 	LOOKUP(Y0, Y3, Y11)
-	LOOKUPM(96, 288, Y12)
+	LOOKUPM(128, 384, Y12)
 	NIBBLES(1)
 	LOOKUP(Y1, Y4, Y10)
 	VPAND   Y10, Y11, Y11
-	LOOKUPM(128, 320, Y10)
+	LOOKUPM(160, 416, Y10)
 	VPAND   Y10, Y12, Y12
 	NIBBLES(2)
 	LOOKUP(Y2, Y5, Y10)
 	VPAND   Y10, Y11, Y11
-	LOOKUPM(160, 352, Y10)
+	LOOKUPM(192, 448, Y10)
+	VPAND   Y10, Y12, Y12
+	NIBBLES(3)
+	LOOKUPM(96, 352, Y10)
+	VPAND   Y10, Y11, Y11
+	LOOKUPM(224, 480, Y10)
 	VPAND   Y10, Y12, Y12
 	VPOR    Y11, Y12, Y13
 	VPTEST  Y13, Y13
@@ -116,9 +122,11 @@ found:
 // func scanAVX2Narrow(t *tables, b []byte, i int) int
 TEXT ·scanAVX2Narrow(SB), NOSPLIT, $0-48
 	PROLOGUE
-	VPXOR Y12, Y12, Y12
-	CMPQ  CX, DX
-	JGE   done
+	CMPQ CX, DX
+	JGE  done
+
+	VMOVDQU 96(AX), Y15
+	VMOVDQU 352(AX), Y12
 
 loop:
 	NIBBLES(0)
@@ -128,6 +136,9 @@ loop:
 	VPAND   Y10, Y11, Y11
 	NIBBLES(2)
 	LOOKUP(Y2, Y5, Y10)
+	VPAND   Y10, Y11, Y11
+	NIBBLES(3)
+	LOOKUP(Y15, Y12, Y10)
 	VPAND   Y10, Y11, Y11
 	VPTEST  Y11, Y11
 	JNZ     found
@@ -145,7 +156,9 @@ done:
 
 found:
 	VMOVDQA Y11, Y13
+	VPXOR   Y12, Y12, Y12
 	RECORD
+	VMOVDQU 352(AX), Y12
 	CMPQ R11, $BATCH
 	JLT  next
 	ADDQ $32, CX

@@ -227,14 +227,14 @@ type went struct{ id, off int32 }
 func (w *windows) covers(id int) bool { return w.on && w.pick[id] >= 0 }
 
 // What the lookups of a run cost per byte of text, with 8 and with 16
-// buckets, and each candidate they let through, in occurrences per byte of
-// text as the tuner counts them for an IndexByte pass (pass): an occurrence
-// costs about what IndexByte takes to cross 300 bytes, the lookup of 8
-// buckets about four times as much, of 16 about seven times.
+// buckets, and each candidate they let through, in anchor occurrences
+// found and checked, as the tuner counts its costs (see pass): an
+// occurrence costs about as much as the lookup of 200 bytes in 8 buckets,
+// or 120 in 16, or a candidate and a quarter.
 const (
-	narrowPass = 1.0 / 75
-	widePass   = 1.0 / 45
-	candCost   = 0.5
+	narrowPass = 1.0 / 200
+	widePass   = 1.0 / 120
+	candCost   = 0.8
 )
 
 // winCost is what one more window costs, in candidates per byte of text:
@@ -411,11 +411,10 @@ func mass(est *[256]float64, lo, hi uint16) float64 {
 	return m
 }
 
-// fillBuckets puts the windows chosen into buckets, the most frequent
-// first, each into the bucket whose candidates it adds the fewest to, and
-// fills the tables.
+// fillBuckets puts the windows chosen into 8 buckets or 16, whichever
+// costs less with their candidates, and fills the tables.
 func (sc *Scanner) fillBuckets() {
-	w, est := &sc.w, &sc.t.est
+	w := &sc.w
 	w.order = w.order[:0]
 	for i := range w.wins {
 		w.order = append(w.order, int32(i))
@@ -429,34 +428,21 @@ func (sc *Scanner) fillBuckets() {
 		}
 		return int(a - b)
 	})
-	var lo, hi [numBuckets][winSize]uint16
-	var cand [numBuckets]float64
-	var count [numBuckets]int32
-	nb := numBuckets
-	w.cost = widePass
-	if w.narrow = len(w.wins) <= 8; w.narrow {
-		nb, w.cost = 8, narrowPass // each window in a bucket of its own, on the faster lookup
+	narrow := narrowPass + sc.assign(8)*candCost
+	wide := widePass + sc.assign(numBuckets)*candCost
+	w.narrow, w.cost = narrow < wide, min(narrow, wide)
+	if w.narrow {
+		sc.assign(8)
 	}
-	for _, i := range w.order {
+	var lo, hi [numBuckets][winSize]uint16
+	var count [numBuckets]int32
+	for i := range w.wins {
 		v := &w.wins[i]
-		best, bestAdd := 0, 0.0
-		for b := range nb {
-			p := 1.0
-			for j := range winSize {
-				p *= mass(est, lo[b][j]|v.lo[j], hi[b][j]|v.hi[j])
-			}
-			if add := p - cand[b]; b == 0 || add < bestAdd {
-				best, bestAdd = b, add
-			}
-		}
-		cand[best] += bestAdd
-		w.cost += bestAdd * candCost
 		for j := range winSize {
-			lo[best][j] |= v.lo[j]
-			hi[best][j] |= v.hi[j]
+			lo[v.bucket][j] |= v.lo[j]
+			hi[v.bucket][j] |= v.hi[j]
 		}
-		v.bucket = int8(best)
-		count[best]++
+		count[v.bucket]++
 	}
 	for b := range numBuckets {
 		w.bucket[b+1] = w.bucket[b] + count[b]
@@ -488,6 +474,37 @@ func (sc *Scanner) fillBuckets() {
 	for i := range w.wins {
 		w.addFilter(w.wins[i].key, w.wins[i].fold)
 	}
+}
+
+// assign puts the windows into nb buckets, the most frequent first, each
+// into the bucket whose candidates it adds the fewest to, and returns the
+// candidates expected per byte of text, were the bytes independent.
+func (sc *Scanner) assign(nb int) float64 {
+	w, est := &sc.w, &sc.t.est
+	var lo, hi [numBuckets][winSize]uint16
+	var cand [numBuckets]float64
+	total := 0.0
+	for _, i := range w.order {
+		v := &w.wins[i]
+		best, bestAdd := 0, 0.0
+		for b := range nb {
+			p := 1.0
+			for j := range winSize {
+				p *= mass(est, lo[b][j]|v.lo[j], hi[b][j]|v.hi[j])
+			}
+			if add := p - cand[b]; b == 0 || add < bestAdd {
+				best, bestAdd = b, add
+			}
+		}
+		cand[best] += bestAdd
+		total += bestAdd
+		for j := range winSize {
+			lo[best][j] |= v.lo[j]
+			hi[best][j] |= v.hi[j]
+		}
+		v.bucket = int8(best)
+	}
+	return total
 }
 
 // wnext moves the SIMD search on to its next occurrence.

@@ -146,7 +146,7 @@ func (s *Set) NewScanner() *Scanner {
 	sc := &Scanner{set: s, off: make([]bool, len(s.lits)), cur: -1, active: make([]byte, 0, 256), simd: s.simd}
 	sc.t.covered = make([]bool, len(s.lits))
 	if s.simd {
-		sc.t.tri = new(grams)
+		sc.t.grams = new(grams)
 	}
 	for i, l := range s.lits {
 		sc.off[i] = len(l.text) == 0 // never found
@@ -344,8 +344,8 @@ func (sc *Scanner) Clone() *Scanner {
 		return c
 	}
 	c.t.est = sc.t.est
-	if sc.t.tri != nil && c.t.tri != nil {
-		c.t.tri.est, c.t.tri.estN = sc.t.tri.est, sc.t.tri.estN
+	if sc.t.grams != nil && c.t.grams != nil {
+		c.t.grams.est, c.t.grams.estN = sc.t.grams.est, sc.t.grams.estN
 	}
 	c.active = append(c.active, sc.active...)
 	for _, b := range sc.active {

@@ -31,7 +31,7 @@ type tuner struct {
 	covered []bool // by string
 	// chosenEst is est when the anchors were last chosen.
 	chosenEst [256]float64
-	tri       *grams // for the SIMD search; nil without
+	grams     *grams // for the SIMD search; nil without
 }
 
 // grams counts the windows of text seen, hashed: exact, and with ASCII
@@ -44,6 +44,10 @@ type grams struct {
 }
 
 const gramSize = 1 << 12
+
+// gramSample is how many bytes of each sample the windows are counted in:
+// counting them costs ten times what counting the bytes does.
+const gramSample = 2 << 10
 
 func gramHash(k uint32) uint32 { return (k * 0x9e3779b1) >> 20 }
 
@@ -62,6 +66,11 @@ func (tr *grams) add(b []byte) {
 // an IndexByte pass over a run costs about as much as checking an
 // occurrence every few hundred bytes.
 const pass = 1.0 / 300
+
+// indexPass is what an IndexByte pass costs, in occurrences per byte of text,
+// when anchors are weighed against the SIMD search: less than the cover
+// counts (pass), which leans to fewer passes.
+const indexPass = 1.0 / 1200
 
 // priorWeight is how many bytes of text the guess of byteFrequency counts
 // for beside the sample.
@@ -87,8 +96,8 @@ func (t *tuner) add(b []byte) {
 	for _, c := range b[:min(len(b), sample-t.n)] {
 		t.hist[c]++
 	}
-	if t.tri != nil {
-		t.tri.add(b[:min(len(b), sample-t.n)])
+	if t.grams != nil && t.n < gramSample {
+		t.grams.add(b[:min(len(b), gramSample-t.n)])
 	}
 	t.n += min(len(b), sample-t.n)
 }
@@ -101,7 +110,7 @@ func (t *tuner) estimate() {
 		t.est[c] = (float64(t.hist[c]) + prior[c]*priorWeight) / (n + priorWeight)
 	}
 	t.hist, t.n = [256]int32{}, 0
-	if tr := t.tri; tr != nil {
+	if tr := t.grams; tr != nil {
 		tr.est, tr.estN = tr.count, tr.n
 		tr.count, tr.n = [2][gramSize]uint16{}, 0
 	}
@@ -149,7 +158,8 @@ func (t *tuner) choose(sc *Scanner) {
 // cover chooses the anchor keys of the strings still searched for that the
 // SIMD search does not take: a greedy cover of the strings by keys, the key
 // that covers most strings for what its occurrences and passes cost first.
-// It returns what they cost, in occurrences per byte of text.
+// It returns what they cost, in occurrences per byte of text and passes
+// counted at indexPass each.
 func (t *tuner) cover(sc *Scanner) float64 {
 	t.count = [numKeys]int32{}
 	t.chosen = [numKeys]bool{}
@@ -173,10 +183,13 @@ func (t *tuner) cover(sc *Scanner) float64 {
 				best, bestRatio = k, r
 			}
 		}
-		total += t.cost(best)
+		total += t.freq(best)
 		t.chosen[best] = true
 		for _, c := range t.bytes(best) {
-			t.planned[c] = true
+			if !t.planned[c] {
+				t.planned[c] = true
+				total += indexPass
+			}
 		}
 		for _, id := range sc.set.byKey[best] {
 			if !t.covered[id] {

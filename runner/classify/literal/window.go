@@ -358,7 +358,7 @@ func (sc *Scanner) uncover(id int) {
 // hash in the sample, blended with the guess from its bytes.
 func (sc *Scanner) winEst(k uint32) float64 {
 	ind := indepEst(&sc.t.est, k)
-	tr := sc.t.tri
+	tr := sc.t.grams
 	if tr == nil {
 		return ind
 	}

@@ -228,12 +228,13 @@ func (w *windows) covers(id int) bool { return w.on && w.pick[id] >= 0 }
 
 // What the lookups of a run cost per byte of text, with 8 and with 16
 // buckets, and each candidate they let through, in anchor occurrences
-// found and checked, as the tuner counts its costs (see pass): an
-// occurrence costs about as much as the lookup of 200 bytes in 8 buckets,
-// or 120 in 16, or a candidate and a quarter.
+// found and checked, as the tuner counts its costs (see indexPass): an
+// occurrence costs about as much as the lookup of 140 bytes in 8 buckets,
+// or 85 in 16, or a candidate and a quarter. Measured, then leaning to the
+// anchors where the two come close.
 const (
-	narrowPass = 1.0 / 200
-	widePass   = 1.0 / 120
+	narrowPass = 1.0 / 140
+	widePass   = 1.0 / 85
 	candCost   = 0.8
 )
 

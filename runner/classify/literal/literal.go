@@ -145,9 +145,6 @@ func (a *anchor) index() {
 func (s *Set) NewScanner() *Scanner {
 	sc := &Scanner{set: s, off: make([]bool, len(s.lits)), cur: -1, active: make([]byte, 0, 256), simd: s.simd}
 	sc.t.covered = make([]bool, len(s.lits))
-	if s.simd {
-		sc.t.grams = new(grams)
-	}
 	for i, l := range s.lits {
 		sc.off[i] = len(l.text) == 0 // never found
 		if !sc.off[i] {
@@ -179,8 +176,10 @@ const (
 
 // Reset starts the search of b. Next then reports the occurrences in b.
 // The anchors are chosen on the first run, again after warmup bytes and
-// then every retune bytes, each time from the first sample bytes seen once
-// the time has come (runs of a line or two add up), and after Disable.
+// then every retune bytes when the bytes' frequencies moved, each time from
+// the first sample bytes seen once the time has come (runs of a line or
+// two add up), and after Disable. The SIMD search is weighed from the
+// second choice on.
 func (sc *Scanner) Reset(b []byte) {
 	sc.b, sc.cur = b, -1
 	switch {
@@ -190,8 +189,11 @@ func (sc *Scanner) Reset(b []byte) {
 		sc.t.choose(sc)
 		sc.tuned, sc.untune = true, warmup
 	case sc.untune <= 0:
+		if sc.simd && sc.t.grams == nil {
+			sc.t.grams = new(grams) // from the second choice on, as the windows
+		}
 		if sc.t.add(b); sc.t.n >= sample {
-			if sc.t.estimate(); sc.t.moved() {
+			if sc.t.estimate(); sc.t.moved() || sc.simd && !sc.w.tried {
 				sc.t.choose(sc)
 			}
 			sc.untune = retune
@@ -344,8 +346,8 @@ func (sc *Scanner) Clone() *Scanner {
 		return c
 	}
 	c.t.est = sc.t.est
-	if sc.t.grams != nil && c.t.grams != nil {
-		c.t.grams.est, c.t.grams.estN = sc.t.grams.est, sc.t.grams.estN
+	if sc.t.grams != nil {
+		c.t.grams = &grams{est: sc.t.grams.est, estN: sc.t.grams.estN}
 	}
 	c.active = append(c.active, sc.active...)
 	for _, b := range sc.active {

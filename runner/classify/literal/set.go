@@ -3,6 +3,7 @@ package literal
 import (
 	"bytes"
 	"encoding/binary"
+	"sync"
 )
 
 // String is one literal to find.
@@ -19,8 +20,11 @@ type Set struct {
 	lits  []lit
 	keys  [][]int16        // by string: the anchor keys it holds
 	byKey [numKeys][]int32 // by key: the strings that hold it
-	simd  bool             // its Scanners search with SIMD, through win
-	win   winIndex
+	simd  bool             // its Scanners may search with SIMD, through win
+	// win is built when a Scanner first weighs the SIMD search, after
+	// warmup bytes of text: a command that prints little never pays for it.
+	winOnce sync.Once
+	win     winIndex
 }
 
 // lit is a String as the search uses it.
@@ -75,9 +79,6 @@ func NewSet(ss []String) *Set {
 		}
 		s.keys[i] = keys[start:len(keys):len(keys)]
 	}
-	if s.simd {
-		s.win.index(s.lits)
-	}
 	ids := make([]int32, len(keys))
 	for k, n := range count {
 		s.byKey[k], ids = ids[:0:n], ids[n:]
@@ -88,6 +89,12 @@ func NewSet(ss []String) *Set {
 		}
 	}
 	return s
+}
+
+// windows returns the windows of s's strings, built on the first call.
+func (s *Set) windows() *winIndex {
+	s.winOnce.Do(func() { s.win.index(s.lits) })
+	return &s.win
 }
 
 // Len returns the number of Strings in the set.

@@ -19,7 +19,7 @@ import (
 // in a string where its windows are taken.
 const (
 	winSize   = 4
-	maxWinOff = 64
+	maxWinOff = 16
 )
 
 // winFold marks the key of a window of a folded string that holds a letter.
@@ -44,10 +44,14 @@ type winIndex struct {
 
 // windowKey is the key of the window of l at off.
 func windowKey(l *lit, off int) uint32 {
-	t := l.text[off : off+winSize]
-	k := binary.LittleEndian.Uint32(t)
-	if l.fold && slices.ContainsFunc(t, isLower) {
-		k |= winFold
+	k := binary.LittleEndian.Uint32(l.text[off:])
+	if !l.fold {
+		return k
+	}
+	for _, c := range l.text[off : off+winSize] {
+		if isLower(c) {
+			return k | winFold
+		}
 	}
 	return k
 }
@@ -65,9 +69,10 @@ func (x *winIndex) index(lits []lit) {
 	x.of = make([]int32, len(lits)+1)
 	x.ids = make([]int32, 0, n)
 	x.offs = make([]int32, 0, n)
-	slots := make([]int32, 1<<max(bits.Len(uint(2*n)), 4)) // window id plus one, by hash
+	slots := make([]int32, 1<<max(bits.Len(uint(n)), 4)) // window id plus one, by hash
 	mask := uint32(len(slots) - 1)
-	var last []int32 // by window: the string that last held it, plus one
+	x.keys, x.count = make([]uint32, 0, n), make([]int32, 0, n)
+	last := make([]int32, 0, n) // by window: the string that last held it, plus one
 	for i := range lits {
 		l := &lits[i]
 		x.of[i] = int32(len(x.ids))
@@ -181,14 +186,16 @@ func (t *tables) block(b []byte, i int, c *cand) {
 // windows is a Scanner's SIMD search: the windows chosen and where it is in
 // the run.
 type windows struct {
-	on     bool    // the search is on: ready, and cheaper than the anchors
-	ready  bool    // windows are chosen for the strings still searched for
-	cost   float64 // what it costs, in occurrences per byte of text as tuner.cost counts them
-	narrow bool    // the windows are in buckets 0 to 7 alone
-	t      tables
-	pick   []int32 // by string: the window chosen, -1 none
-	wins   []win   // the windows chosen
-	ents   []went  // the strings of each window
+	on      bool    // the search is on: ready, and cheaper than the anchors
+	ready   bool    // windows are chosen for the strings still searched for
+	tried   bool    // windows were chosen once
+	cost    float64 // what it costs, in occurrences per byte of text (see indexPass)
+	narrow  bool    // the windows are in buckets 0 to 7 alone
+	t       tables
+	pick    []int32 // by string: the window chosen, in wins, -1 none
+	pickOff []int32 // by string: where in it the window is
+	wins    []win   // the windows chosen
+	ents    []went  // the strings of each window
 	// byBucket lists the windows of each bucket, from bucket[i] to
 	// bucket[i+1].
 	byBucket []int32
@@ -196,7 +203,8 @@ type windows struct {
 	// filter has the hashes of the windows chosen, in every case they
 	// match: a candidate that is none of them is turned down at once.
 	filter [filterSize / 64]uint64
-	mark   []int32   // by window of the index: its place in wins plus one
+	mark   []int32   // by shared window: its place in wins plus one
+	heap   []ranked  // the shared windows, while covering
 	live   []int32   // by shared window: the strings not yet covered that hold it
 	est    []float64 // by shared window: how often it occurs, plus winCost
 	order  []int32   // the windows, most frequent first, while filling buckets
@@ -248,14 +256,16 @@ const winCost = 1.0 / 20000
 // each string left on the rarest window it holds. The windows then go into
 // buckets, each where it adds the fewest candidates.
 func (sc *Scanner) chooseWindows() (ok bool) {
-	w, x := &sc.w, &sc.set.win
-	if !sc.simd {
-		return false
+	w := &sc.w
+	if w.ready = false; !sc.simd || !sc.tuned && !sc.forceSIMD {
+		return false // not on the first run: most commands print little
 	}
-	w.ready = false
+	x := sc.set.windows()
+	w.tried = true
 	if w.pick == nil {
 		w.pick = make([]int32, len(sc.set.lits))
-		w.mark = make([]int32, len(x.keys))
+		w.pickOff = make([]int32, len(sc.set.lits))
+		w.mark = make([]int32, len(x.shared))
 		w.live = make([]int32, len(x.shared))
 		w.est = make([]float64, len(x.shared))
 	}
@@ -271,22 +281,38 @@ func (sc *Scanner) chooseWindows() (ok bool) {
 			sc.uncover(id)
 		}
 	}
-	for {
-		best, bestRatio := -1, 0.0
-		for i, n := range w.live {
-			if r := float64(n) / w.est[i]; n > 1 && r > bestRatio {
-				best, bestRatio = i, r
+	// The greedy cover, lazily: a window's ratio only falls as strings
+	// are covered, so one that still tops the heap once brought up to
+	// date is the best.
+	w.heap = w.heap[:0]
+	for i, n := range w.live {
+		if n > 1 {
+			w.heap = append(w.heap, ranked{float64(n) / w.est[i], int32(i)})
+		}
+	}
+	w.heapify()
+	for len(w.heap) > 0 {
+		top := &w.heap[0]
+		i := top.i
+		if r := float64(w.live[i]) / w.est[i]; r < top.ratio {
+			if w.live[i] < 2 {
+				w.pop()
+			} else {
+				top.ratio = r
+				w.down(0)
 			}
+			continue
 		}
-		if best < 0 || bestRatio < 1/winCost {
-			break // cheaper on windows of their own
+		if top.ratio < 1/winCost {
+			break // the rest are cheaper on windows of their own
 		}
-		wid := x.shared[best]
-		w.wins = append(w.wins, newWin(x.keys[wid], w.est[best]-winCost))
-		w.mark[wid] = int32(len(w.wins))
-		for _, e := range x.strs[x.strOf[best]:x.strOf[best+1]] {
+		w.pop()
+		wid := x.shared[i]
+		w.wins = append(w.wins, newWin(x.keys[wid], w.est[i]-winCost))
+		w.mark[i] = int32(len(w.wins))
+		for _, e := range x.strs[x.strOf[i]:x.strOf[i+1]] {
 			if w.pick[e.id] < 0 && !sc.off[e.id] {
-				w.pick[e.id] = wid
+				w.pick[e.id], w.pickOff[e.id] = int32(len(w.wins)-1), e.off
 				sc.uncover(int(e.id))
 			}
 		}
@@ -298,14 +324,20 @@ func (sc *Scanner) chooseWindows() (ok bool) {
 		best, bestEst := int32(-1), 0.0
 		for i := x.of[id]; i < x.of[id+1]; i++ {
 			if e := sc.winEst(x.keys[x.ids[i]]); best < 0 || e < bestEst {
-				best, bestEst = x.ids[i], e
+				best, bestEst = i, e
 			}
 		}
-		if w.mark[best] == 0 {
-			w.wins = append(w.wins, newWin(x.keys[best], bestEst))
-			w.mark[best] = int32(len(w.wins))
+		wid := x.ids[best]
+		if j := x.sharedOf[wid]; j < 0 || w.mark[j] == 0 {
+			w.wins = append(w.wins, newWin(x.keys[wid], bestEst))
+			if j >= 0 {
+				w.mark[j] = int32(len(w.wins))
+			}
+			w.pick[id] = int32(len(w.wins) - 1)
+		} else {
+			w.pick[id] = w.mark[j] - 1
 		}
-		w.pick[id] = best
+		w.pickOff[id] = x.offs[best]
 	}
 	if len(w.wins) == 0 {
 		return false
@@ -314,9 +346,9 @@ func (sc *Scanner) chooseWindows() (ok bool) {
 	for i := range w.wins {
 		w.wins[i].from, w.wins[i].to = 0, 0
 	}
-	for id := range sc.set.lits {
-		if p := w.pick[id]; p >= 0 {
-			w.wins[w.mark[p]-1].to++
+	for _, p := range w.pick {
+		if p >= 0 {
+			w.wins[p].to++
 		}
 	}
 	n := int32(0)
@@ -325,33 +357,53 @@ func (sc *Scanner) chooseWindows() (ok bool) {
 		w.wins[i].to = w.wins[i].from
 	}
 	w.ents = slices.Grow(w.ents, int(n))[:n]
-	for id := range sc.set.lits {
-		p := w.pick[id]
-		if p < 0 {
-			continue
+	for id, p := range w.pick {
+		if p >= 0 {
+			v := &w.wins[p]
+			w.ents[v.to] = went{id: int32(id), off: w.pickOff[id]}
+			v.to++
 		}
-		off := int32(0)
-		for i := x.of[id]; i < x.of[id+1]; i++ {
-			if x.ids[i] == p {
-				off = x.offs[i]
-				break
-			}
-		}
-		v := &w.wins[w.mark[p]-1]
-		w.ents[v.to] = went{id: int32(id), off: off}
-		v.to++
 	}
 	sc.fillBuckets()
 	return true
 }
 
-// uncover takes string id out of the counts of the shared windows it holds.
-func (sc *Scanner) uncover(id int) {
-	w, x := &sc.w, &sc.set.win
-	for i := x.of[id]; i < x.of[id+1]; i++ {
-		if j := x.sharedOf[x.ids[i]]; j >= 0 {
-			w.live[j]--
+// ranked is a shared window in the cover's heap, by the ratio it had when
+// last brought up to date.
+type ranked struct {
+	ratio float64
+	i     int32
+}
+
+func (w *windows) heapify() {
+	for i := len(w.heap)/2 - 1; i >= 0; i-- {
+		w.down(i)
+	}
+}
+
+func (w *windows) pop() {
+	n := len(w.heap) - 1
+	w.heap[0] = w.heap[n]
+	w.heap = w.heap[:n]
+	w.down(0)
+}
+
+// down restores the heap below i, the highest ratio first.
+func (w *windows) down(i int) {
+	h := w.heap
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
 		}
+		if c+1 < len(h) && h[c+1].ratio > h[c].ratio {
+			c++
+		}
+		if h[i].ratio >= h[c].ratio {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
 	}
 }
 
@@ -429,11 +481,15 @@ func (sc *Scanner) fillBuckets() {
 		}
 		return int(a - b)
 	})
+	// Up to 8 windows, each has a bucket of its own on the narrow lookup.
 	narrow := narrowPass + sc.assign(8)*candCost
-	wide := widePass + sc.assign(numBuckets)*candCost
-	w.narrow, w.cost = narrow < wide, min(narrow, wide)
-	if w.narrow {
-		sc.assign(8)
+	w.narrow, w.cost = true, narrow
+	if len(w.wins) > 8 {
+		if wide := widePass + sc.assign(numBuckets)*candCost; wide < narrow {
+			w.narrow, w.cost = false, wide
+		} else {
+			sc.assign(8)
+		}
 	}
 	var lo, hi [numBuckets][winSize]uint16
 	var count [numBuckets]int32
@@ -621,10 +677,21 @@ func (w *windows) addFilter(key, fold uint32) {
 // clone returns a copy of w that shares nothing with it.
 func (w *windows) clone() windows {
 	c := *w
-	c.pick, c.wins, c.ents = slices.Clone(w.pick), slices.Clone(w.wins), slices.Clone(w.ents)
-	c.byBucket, c.order = slices.Clone(w.byBucket), nil
+	c.pick, c.pickOff = slices.Clone(w.pick), slices.Clone(w.pickOff)
+	c.wins, c.ents = slices.Clone(w.wins), slices.Clone(w.ents)
+	c.byBucket, c.order, c.heap = slices.Clone(w.byBucket), nil, nil
 	c.mark = make([]int32, len(w.mark))
 	c.live, c.est = make([]int32, len(w.live)), make([]float64, len(w.est))
 	c.pend = nil
 	return c
+}
+
+// uncover takes string id out of the counts of the shared windows it holds.
+func (sc *Scanner) uncover(id int) {
+	w, x := &sc.w, &sc.set.win // built: the Scanner chooses windows
+	for i := x.of[id]; i < x.of[id+1]; i++ {
+		if j := x.sharedOf[x.ids[i]]; j >= 0 {
+			w.live[j]--
+		}
+	}
 }

@@ -88,7 +88,7 @@ func check(t testing.TB, ss []String, sc *Scanner, b []byte) {
 		}
 		return false
 	})
-	if sc.simd && long && sc.live == len(ss) && !sc.w.on {
+	if sc.forceSIMD && long && sc.live == len(ss) && !sc.w.on {
 		t.Fatalf("strings %+v: the SIMD search is off", ss)
 	}
 	if !slices.Equal(got, want) {

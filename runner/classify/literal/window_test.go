@@ -1,6 +1,7 @@
 package literal
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
@@ -86,4 +87,54 @@ func TestScanAVX2(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestChoosesSIMD checks that a Scanner left to choose takes the SIMD
+// search once it has seen enough text where the anchors of its strings are
+// common, and finds the same as the pure-Go search meanwhile.
+func TestChoosesSIMD(t *testing.T) {
+	if !haveSIMD {
+		t.Skip("no AVX2 here: the SIMD search never runs")
+	}
+	var ss []String
+	for _, w := range []string{"timed out", "temporarily", "connection reset", "try again", "service unavailable", "rate limited"} {
+		ss = append(ss, String{Text: w, Fold: true}, String{Text: w + " after"})
+	}
+	sc := NewSet(ss).NewScanner()
+	line := []byte("2026-11-30T07:00:05.005Z INFO request id=5 path=/api/v1/items/35 status=200 took=5ms retries=0\n")
+	run := bytes.Repeat(line, (16<<10)/len(line))
+	copy(run[len(run)/2:], "Try Again after")
+	for range 8 {
+		check(t, ss, sc, run)
+	}
+	if !sc.w.on {
+		t.Errorf("after %d KiB of log lines the Scanner is still on its anchors", 8*len(run)>>10)
+	}
+}
+
+// BenchmarkLookup measures the SIMD lookups alone on text where no window
+// is looked for, against bytes.IndexByte on the same bytes.
+func BenchmarkLookup(b *testing.B) {
+	if !haveSIMD {
+		b.Skip("no AVX2 here")
+	}
+	data := bytes.Repeat([]byte("2026-11-30T07:00:05.005Z INFO request id=5 path=/api/v1/items/35 status=200 bytes=65 took=5ms\n"), 1400)[:128<<10]
+	var t tables
+	for _, c := range []struct {
+		name string
+		scan func(*tables, []byte, int) int
+	}{{"narrow", scanAVX2Narrow}, {"wide", scanAVX2}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				c.scan(&t, data, 0)
+			}
+		})
+	}
+	b.Run("indexbyte", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			bytes.IndexByte(data, 0)
+		}
+	})
 }

@@ -9,7 +9,7 @@ DATA nibbles<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA nibbles<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
 GLOBL nibbles<>(SB), RODATA|NOPTR, $32
 
-// The layout of tables (window.go): the lookups of buckets 0 to 7 for the
+// The layout of tables (lookup.go): the lookups of buckets 0 to 7 for the
 // four bytes by low nibble at 0, 32, 64, 96, of 8 to 15 at 128 to 224; by
 // high nibble from 256 on, likewise; the blocks found (cand, 80 bytes each)
 // at 512, how many at 1792.

@@ -1,0 +1,151 @@
+package literal
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// numBuckets is how many buckets the windows go into.
+const numBuckets = 16
+
+// tables are the SIMD search's lookups, laid out as scanAVX2 reads them: for
+// buckets 0 to 7 and then 8 to 15, for each byte of a window, the buckets by
+// low nibble, then likewise by high nibble, each table twice (once for each
+// 16-byte lane); then the blocks found with a candidate, n of them.
+type tables struct {
+	lo    [2][winSize][32]byte
+	hi    [2][winSize][32]byte
+	found [batch]cand
+	n     int
+}
+
+// batch is how many blocks with a candidate scanAVX2 records before it
+// returns.
+const batch = 16
+
+// cand is a block of 32 positions with a candidate: the buckets of each
+// position, 0 to 7 and 8 to 15, where it starts, and its positions with
+// some bucket.
+type cand struct {
+	out  [2][32]byte
+	at   int
+	bits uint32
+	_    uint32
+}
+
+// buckets returns the buckets of position k of c.
+func (c *cand) buckets(k int) uint16 { return uint16(c.out[0][k]) | uint16(c.out[1][k])<<8 }
+
+// block looks up the 32 positions of b from i on into c in Go, as scanAVX2
+// does, for the end of a run: a position whose window does not fit is no
+// candidate.
+func (t *tables) block(b []byte, i int, c *cand) {
+	c.at, c.bits = i, 0
+	for k := range 32 {
+		for h := range 2 {
+			m := byte(0)
+			if i+k+winSize <= len(b) {
+				m = 0xff
+				for j := range winSize {
+					x := b[i+k+j]
+					m &= t.lo[h][j][x&15] & t.hi[h][j][x>>4]
+					if x >= 0x80 {
+						m = 0 // as VPSHUFB does
+					}
+				}
+			}
+			c.out[h][k] = m
+			if m != 0 {
+				c.bits |= 1 << k
+			}
+		}
+	}
+}
+
+// wnext moves the SIMD search on to its next occurrence.
+func (sc *Scanner) wnext() {
+	w := &sc.w
+	if w.pi+1 < len(w.pend) {
+		w.pi++
+		return
+	}
+	w.pend, w.pi = w.pend[:0], 0
+	for {
+		for w.bits == 0 {
+			if w.ci+1 >= w.t.n && !sc.refill() {
+				w.at = len(sc.b)
+				return
+			}
+			w.ci++
+			w.bits = w.t.found[w.ci].bits
+		}
+		c := &w.t.found[w.ci]
+		k := bits.TrailingZeros32(w.bits)
+		w.bits &= w.bits - 1
+		if p := c.at + k; sc.verify(p, c.buckets(k)) {
+			w.at = p
+			return
+		}
+	}
+}
+
+// refill looks up the blocks from next on until some has a candidate; it
+// reports false at the end of the run.
+func (sc *Scanner) refill() bool {
+	w, b := &sc.w, sc.b
+	w.ci, w.t.n = -1, 0
+	for w.t.n == 0 {
+		switch {
+		case w.next+winSize > len(b):
+			return false
+		case w.next+34 >= len(b): // the end of the run, in Go
+			if w.t.block(b, w.next, &w.t.found[0]); w.t.found[0].bits != 0 {
+				w.t.n = 1
+			}
+			w.next += 32
+		case w.narrow:
+			w.next = scanAVX2Narrow(&w.t, b, w.next)
+		default:
+			w.next = scanAVX2(&w.t, b, w.next)
+		}
+	}
+	return true
+}
+
+// verify adds to pend the strings of the windows of buckets m that occur
+// with their window at p, and reports whether there were any.
+func (sc *Scanner) verify(p int, m uint16) bool {
+	w, b := &sc.w, sc.b
+	v := binary.LittleEndian.Uint32(b[p:])
+	if h := filterHash(v); w.filter[h/64]&(1<<(h%64)) == 0 {
+		return false
+	}
+	for ; m != 0; m &= m - 1 {
+		bk := bits.TrailingZeros16(m)
+		for _, i := range w.byBucket[w.bucket[bk]:w.bucket[bk+1]] {
+			x := &w.wins[i]
+			if v|x.fold != x.key {
+				continue
+			}
+			for _, e := range w.ents[x.from:x.to] {
+				if sc.holdsAt(e, p) {
+					w.pend = append(w.pend, e)
+				}
+			}
+		}
+	}
+	return len(w.pend) > 0
+}
+
+// holdsAt reports whether e's string occurs with its window at p.
+func (sc *Scanner) holdsAt(e went, p int) bool {
+	l := &sc.set.lits[e.id]
+	s := p - int(e.off)
+	if s < 0 || s+len(l.text) > len(sc.b) || sc.off[e.id] {
+		return false
+	}
+	if l.head8 && binary.LittleEndian.Uint64(sc.b[s:])|l.mask != l.head {
+		return false
+	}
+	return l.at(sc.b, s)
+}

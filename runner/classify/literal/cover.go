@@ -32,7 +32,7 @@ func (sc *Scanner) chooseWindows() (ok bool) {
 		return false // not on the first run: most commands print little
 	}
 	x := sc.set.windows()
-	w.tried = true
+	w.tried, w.wideOnly = true, false
 	if w.pick == nil {
 		w.pick = make([]int32, len(sc.set.lits))
 		w.pickOff = make([]int32, len(sc.set.lits))
@@ -256,12 +256,37 @@ func (sc *Scanner) fillBuckets() {
 	narrow := narrowPass + sc.assign(8)*candCost
 	w.narrow, w.cost = true, narrow
 	if len(w.wins) > 8 {
-		if wide := widePass + sc.assign(numBuckets)*candCost; wide < narrow {
+		if wide := widePass + sc.assign(numBuckets)*candCost; wide < narrow || w.wideOnly {
 			w.narrow, w.cost = false, wide
 		} else {
 			sc.assign(8)
 		}
 	}
+	sc.fillTables()
+}
+
+// narrowLimit is how many candidates per byte of text the 8 buckets may let
+// through, seen on a run, before the 16 take over (with few: see
+// narrowPass): the estimates take the bytes as independent, and the
+// candidates of text can be several times as many.
+const narrowLimit = (widePass - narrowPass) / candCost
+
+// checkNarrow moves the windows to 16 buckets when the 8 let through more
+// than narrowLimit candidates a byte on the run of n bytes just searched.
+func (sc *Scanner) checkNarrow(n int) {
+	w := &sc.w
+	if w.on && w.narrow && len(w.wins) > 8 && n >= 16<<10 && float64(w.cands) > narrowLimit*float64(n) {
+		w.wideOnly = true
+		sc.assign(numBuckets)
+		w.narrow = false
+		sc.fillTables()
+	}
+	w.cands = 0
+}
+
+// fillTables fills the lookups from the windows' buckets.
+func (sc *Scanner) fillTables() {
+	w := &sc.w
 	var lo, hi [numBuckets][winSize]uint16
 	var count [numBuckets]int32
 	for i := range w.wins {

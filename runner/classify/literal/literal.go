@@ -187,6 +187,7 @@ const (
 // two add up), and after Disable. The SIMD search is weighed from the
 // second choice on.
 func (sc *Scanner) Reset(b []byte) {
+	sc.checkNarrow(len(sc.b))
 	sc.b, sc.cur = b, -1
 	switch {
 	case !sc.tuned:

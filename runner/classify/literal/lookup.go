@@ -80,6 +80,7 @@ func (sc *Scanner) wnext() {
 			w.bits = w.t.found[w.ci].bits
 		}
 		c := &w.t.found[w.ci]
+		w.cands++
 		k := bits.TrailingZeros32(w.bits)
 		w.bits &= w.bits - 1
 		if p := c.at + k; sc.verify(p, c.buckets(k)) {

@@ -130,16 +130,20 @@ func (x *winIndex) index(lits []lit) {
 // windows is a Scanner's SIMD search: the windows chosen and where it is in
 // the run.
 type windows struct {
-	on      bool    // the search is on: ready, and cheaper than the anchors
-	ready   bool    // windows are chosen for the strings still searched for
-	tried   bool    // windows were chosen once
-	cost    float64 // what it costs, in occurrences per byte of text (see indexPass)
-	narrow  bool    // the windows are in buckets 0 to 7 alone
-	t       tables
-	pick    []int32 // by string: the window chosen, in wins, -1 none
-	pickOff []int32 // by string: where in it the window is
-	wins    []win   // the windows chosen
-	ents    []went  // the strings of each window
+	on    bool // the search is on: ready, and cheaper than the anchors
+	ready bool // windows are chosen for the strings still searched for
+	tried bool // windows were chosen once
+	// wideOnly is set when the 8 buckets let through too many candidates
+	// on a run, until the windows are chosen again; cands counts them.
+	wideOnly bool
+	cands    int
+	cost     float64 // what it costs, in occurrences per byte of text (see indexPass)
+	narrow   bool    // the windows are in buckets 0 to 7 alone
+	t        tables
+	pick     []int32 // by string: the window chosen, in wins, -1 none
+	pickOff  []int32 // by string: where in it the window is
+	wins     []win   // the windows chosen
+	ents     []went  // the strings of each window
 	// byBucket lists the windows of each bucket, from bucket[i] to
 	// bucket[i+1].
 	byBucket []int32

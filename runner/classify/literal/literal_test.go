@@ -82,8 +82,8 @@ func check(t testing.TB, ss []String, sc *Scanner, b []byte) {
 			if ascii++; s.Text[i] >= 0x80 {
 				ascii = 0
 			}
-			if ascii >= winSize {
-				return true
+			if ascii >= winSize && i-winSize+1 < maxWinOff {
+				return true // a window the SIMD search can take
 			}
 		}
 		return false

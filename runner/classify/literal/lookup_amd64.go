@@ -8,7 +8,7 @@ import "golang.org/x/sys/cpu"
 var haveSIMD = cpu.X86.HasAVX2
 
 // scanAVX2 looks up the blocks of 32 positions of b from i on, while a
-// block's three bytes a position are all in b, and records in t.found those
+// block's four bytes a position are all in b, and records in t.found those
 // with a candidate, up to batch of them; it returns the first block not
 // looked up.
 //

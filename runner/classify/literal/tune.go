@@ -31,7 +31,7 @@ type tuner struct {
 	covered []bool // by string
 	// chosenEst is est when the anchors were last chosen.
 	chosenEst [256]float64
-	grams     *grams // for the SIMD search; nil without
+	grams     *grams // for the SIMD search, from its second choice on; nil before and without
 }
 
 // grams counts the windows of text seen, hashed: exact, and with ASCII

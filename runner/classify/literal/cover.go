@@ -323,6 +323,7 @@ func (sc *Scanner) fillTables() {
 			}
 		}
 	}
+	w.t.fillFull()
 	w.filter = [filterSize / 64]uint64{}
 	for i := range w.wins {
 		w.addFilter(w.wins[i].key, w.wins[i].fold)

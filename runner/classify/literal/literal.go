@@ -43,8 +43,9 @@ type Scanner struct {
 	chosenLive int
 	t          tuner
 
-	simd bool    // strings of winSize bytes or more may be searched by w
-	w    windows // the SIMD search
+	simd    bool    // strings of winSize bytes or more may be searched by w
+	simd512 bool    // w looks up with AVX-512, 64 positions at a time
+	w       windows // the SIMD search
 	// forceSIMD has w take every string it can, whatever the anchors
 	// would cost: for the tests.
 	forceSIMD bool
@@ -149,7 +150,7 @@ func (a *anchor) index() {
 
 // NewScanner returns a Scanner for s.
 func (s *Set) NewScanner() *Scanner {
-	sc := &Scanner{set: s, off: make([]bool, len(s.lits)), cur: -1, active: make([]byte, 0, 256), simd: s.simd}
+	sc := &Scanner{set: s, off: make([]bool, len(s.lits)), cur: -1, active: make([]byte, 0, 256), simd: s.simd, simd512: s.simd && have512}
 	sc.t.covered = make([]bool, len(s.lits))
 	for i, l := range s.lits {
 		sc.off[i] = len(l.text) == 0 // never found
@@ -348,7 +349,7 @@ func indexFrom(b []byte, from int, c byte) int {
 // instead of choosing on its first run. sc is only read.
 func (sc *Scanner) Clone() *Scanner {
 	c := sc.set.NewScanner()
-	c.simd, c.forceSIMD = sc.simd, sc.forceSIMD
+	c.simd, c.simd512, c.forceSIMD = sc.simd, sc.simd512, sc.forceSIMD
 	if !sc.tuned || sc.chosenLive != c.live {
 		return c
 	}

@@ -96,28 +96,38 @@ func check(t testing.TB, ss []String, sc *Scanner, b []byte) {
 	}
 }
 
+// path is one of the searches a test must cover.
+type path int
+
+const (
+	pureGo path = iota // the anchors alone
+	avx2               // the SIMD search, 32 positions at a time
+	avx512             // the SIMD search, 64 positions at a time
+)
+
 // paths returns the searches a test must cover: the pure-Go one, and the
-// SIMD one where it runs.
-func paths() []bool {
+// SIMD ones where they run.
+func paths() []path {
+	p := []path{pureGo}
 	if haveSIMD {
-		return []bool{false, true}
+		p = append(p, avx2)
 	}
-	return []bool{false}
+	if haveSIMD && have512 {
+		p = append(p, avx512)
+	}
+	return p
 }
 
-// newScanner returns a Scanner of ss, on the SIMD search wherever it can be
-// or not at all.
-func newScanner(ss []String, simd bool) *Scanner {
+// newScanner returns a Scanner of ss, on the SIMD search of p wherever it
+// can be or not at all.
+func newScanner(ss []String, p path) *Scanner {
 	sc := NewSet(ss).NewScanner()
-	sc.simd, sc.forceSIMD = simd, simd
+	sc.simd, sc.forceSIMD, sc.simd512 = p != pureGo, p != pureGo, p == avx512
 	return sc
 }
 
-func name(simd bool) string {
-	if simd {
-		return "simd"
-	}
-	return "purego"
+func name(p path) string {
+	return [...]string{"purego", "avx2", "avx512"}[p]
 }
 
 func TestScanner(t *testing.T) {
@@ -161,7 +171,7 @@ func TestDisable(t *testing.T) {
 	}
 }
 
-func testDisable(t *testing.T, simd bool) {
+func testDisable(t *testing.T, simd path) {
 	ss := []String{{Text: "a"}, {Text: "bcd"}}
 	sc := newScanner(ss, simd)
 	sc.Disable(0)
@@ -191,7 +201,7 @@ func TestRetune(t *testing.T) {
 	}
 }
 
-func testRetune(t *testing.T, simd bool) {
+func testRetune(t *testing.T, simd path) {
 	ss := []String{{Text: "connection refused"}, {Text: "timed out", Fold: true}, {Text: "zq"}, {Text: "QZ", Fold: true}}
 	sc := newScanner(ss, simd)
 	r := rand.New(rand.NewPCG(1, 2))
@@ -220,7 +230,7 @@ func FuzzScanner(f *testing.F) {
 	})
 }
 
-func fuzzScanner(t *testing.T, simd bool, text []byte, a, b, c string) {
+func fuzzScanner(t *testing.T, simd path, text []byte, a, b, c string) {
 	{
 		ss := []String{{Text: a}, {Text: b, Fold: true}, {Text: c, Fold: true}, {Text: c}}
 		sc := newScanner(ss, simd)

@@ -11,12 +11,25 @@ const numBuckets = 16
 // tables are the SIMD search's lookups, laid out as scanAVX2 reads them: for
 // buckets 0 to 7 and then 8 to 15, for each byte of a window, the buckets by
 // low nibble, then likewise by high nibble, each table twice (once for each
-// 16-byte lane); then the blocks found with a candidate, n of them.
+// 16-byte lane); then the blocks found with a candidate, n of them; then the
+// same lookups by whole ASCII byte, as scan512 reads them.
 type tables struct {
 	lo    [2][winSize][32]byte
 	hi    [2][winSize][32]byte
 	found [batch]cand
 	n     int
+	full  [2][winSize][128]byte
+}
+
+// fillFull fills t.full from the nibble tables.
+func (t *tables) fillFull() {
+	for h := range 2 {
+		for j := range winSize {
+			for x := range 128 {
+				t.full[h][j][x] = t.lo[h][j][x&15] & t.hi[h][j][x>>4]
+			}
+		}
+	}
 }
 
 // batch is how many blocks with a candidate scanAVX2 records before it
@@ -104,6 +117,12 @@ func (sc *Scanner) refill() bool {
 				w.t.n = 1
 			}
 			w.next += 32
+		case sc.simd512 && w.next+66 < len(b):
+			if w.narrow {
+				w.next = scan512Narrow(&w.t, b, w.next)
+			} else {
+				w.next = scan512(&w.t, b, w.next)
+			}
 		case w.narrow:
 			w.next = scanAVX2Narrow(&w.t, b, w.next)
 		default:

@@ -20,6 +20,7 @@ func TestTablesLayout(t *testing.T) {
 		{"cand", unsafe.Sizeof(cand{}), 80},
 		{"cand.at", unsafe.Offsetof(x.found[0].at), 64},
 		{"cand.bits", unsafe.Offsetof(x.found[0].bits), 72},
+		{"full", unsafe.Offsetof(x.full), 1800},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s at %d, the assembly has %d", c.name, c.got, c.want)
@@ -27,12 +28,26 @@ func TestTablesLayout(t *testing.T) {
 	}
 }
 
-// TestScanAVX2 checks the SIMD lookups against the one in Go, on random
+// TestScanAVX2 checks the AVX2 lookups against the one in Go, on random
 // tables and text of every length up to a few blocks.
 func TestScanAVX2(t *testing.T) {
 	if !haveSIMD {
 		t.Skip("no AVX2 here: the SIMD search never runs")
 	}
+	testScan(t, scanAVX2, scanAVX2Narrow, 32)
+}
+
+// TestScan512 checks the AVX-512 lookups as TestScanAVX2 does.
+func TestScan512(t *testing.T) {
+	if !haveSIMD || !have512 {
+		t.Skip("no AVX-512 (BW, VBMI) here: scan512 never runs")
+	}
+	testScan(t, scan512, scan512Narrow, 64)
+}
+
+// testScan checks the lookups wide and narrow, of blocks of size
+// positions, against the one in Go.
+func testScan(t *testing.T, wide, narrowScan func(*tables, []byte, int) int, size int) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for round := range 3000 {
 		var simd tables
@@ -52,6 +67,7 @@ func TestScanAVX2(t *testing.T) {
 				}
 			}
 		}
+		simd.fillFull()
 		ref := simd
 		b := make([]byte, r.IntN(800))
 		for i := range b {
@@ -60,16 +76,19 @@ func TestScanAVX2(t *testing.T) {
 		from := r.IntN(40)
 		var next int
 		if narrow {
-			next = scanAVX2Narrow(&simd, b, from)
+			next = narrowScan(&simd, b, from)
 		} else {
-			next = scanAVX2(&simd, b, from)
+			next = wide(&simd, b, from)
 		}
 		// the reference: the blocks from from with a candidate, of those
-		// scanAVX2 may look up, up to batch of them
-		want := from
-		for ; want+34 < len(b) && ref.n < batch; want += 32 {
-			if ref.block(b, want, &ref.found[ref.n]); ref.found[ref.n].bits != 0 {
-				ref.n++
+		// the lookup may read (size positions, three bytes more), up to
+		// batch of them, or batch-1 for blocks recorded as two
+		want, limit := from, batch-size/32+1
+		for ; want+size+2 < len(b) && ref.n < limit; want += size {
+			for k := 0; k < size; k += 32 {
+				if ref.block(b, want+k, &ref.found[ref.n]); ref.found[ref.n].bits != 0 {
+					ref.n++
+				}
 			}
 		}
 		if next != want || simd.n != ref.n {
@@ -123,8 +142,12 @@ func BenchmarkLookup(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		scan func(*tables, []byte, int) int
-	}{{"narrow", scanAVX2Narrow}, {"wide", scanAVX2}} {
+		ok   bool
+	}{{"narrow", scanAVX2Narrow, true}, {"wide", scanAVX2, true}, {"512narrow", scan512Narrow, have512}, {"512wide", scan512, have512}} {
 		b.Run(c.name, func(b *testing.B) {
+			if !c.ok {
+				b.Skip("no AVX-512 (BW, VBMI) here")
+			}
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
 				c.scan(&t, data, 0)

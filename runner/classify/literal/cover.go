@@ -8,14 +8,23 @@ import (
 // What the lookups of a run cost per byte of text, with 8 and with 16
 // buckets, and each candidate they let through, in anchor occurrences
 // found and checked, as the tuner counts its costs (see indexPass): an
-// occurrence costs about as much as the lookup of 140 bytes in 8 buckets,
-// or 85 in 16, or a candidate and a quarter. Measured, then leaning to the
-// anchors where the two come close.
-const (
-	narrowPass = 1.0 / 140
-	widePass   = 1.0 / 85
-	candCost   = 0.8
-)
+// occurrence costs about as much as the AVX2 lookup of 140 bytes in 8
+// buckets, or 85 in 16, the AVX-512 one of 250 or 180, or a candidate and
+// a quarter. Measured, then leaning to the anchors where the two come
+// close.
+const candCost = 0.8
+
+// lookupCost is what a lookup costs per byte of text, with 8 buckets and
+// with 16.
+type lookupCost struct{ narrow, wide float64 }
+
+// pass returns what sc's lookups cost.
+func (sc *Scanner) pass() lookupCost {
+	if sc.simd512 {
+		return lookupCost{narrow: 1.0 / 250, wide: 1.0 / 180}
+	}
+	return lookupCost{narrow: 1.0 / 140, wide: 1.0 / 85}
+}
 
 // winCost is what one more window costs, in candidates per byte of text:
 // the buckets it widens.
@@ -253,10 +262,11 @@ func (sc *Scanner) fillBuckets() {
 		return int(a - b)
 	})
 	// Up to 8 windows, each has a bucket of its own on the narrow lookup.
-	narrow := narrowPass + sc.assign(8)*candCost
+	pass := sc.pass()
+	narrow := pass.narrow + sc.assign(8)*candCost
 	w.narrow, w.cost = true, narrow
 	if len(w.wins) > 8 {
-		if wide := widePass + sc.assign(numBuckets)*candCost; wide < narrow || w.wideOnly {
+		if wide := pass.wide + sc.assign(numBuckets)*candCost; wide < narrow || w.wideOnly {
 			w.narrow, w.cost = false, wide
 		} else {
 			sc.assign(8)
@@ -265,17 +275,15 @@ func (sc *Scanner) fillBuckets() {
 	sc.fillTables()
 }
 
-// narrowLimit is how many candidates per byte of text the 8 buckets may let
-// through, seen on a run, before the 16 take over (with few: see
-// narrowPass): the estimates take the bytes as independent, and the
-// candidates of text can be several times as many.
-const narrowLimit = (widePass - narrowPass) / candCost
-
 // checkNarrow moves the windows to 16 buckets when the 8 let through more
-// than narrowLimit candidates a byte on the run of n bytes just searched.
+// candidates a byte on the run of n bytes just searched than the 16 would
+// cost more (with few: see lookupCost): the estimates take the bytes as
+// independent, and the candidates of text can be several times as many.
 func (sc *Scanner) checkNarrow(n int) {
 	w := &sc.w
-	if w.on && w.narrow && len(w.wins) > 8 && n >= 16<<10 && float64(w.cands) > narrowLimit*float64(n) {
+	pass := sc.pass()
+	limit := (pass.wide - pass.narrow) / candCost
+	if w.on && w.narrow && len(w.wins) > 8 && n >= 16<<10 && float64(w.cands) > limit*float64(n) {
 		w.wideOnly = true
 		sc.assign(numBuckets)
 		w.narrow = false

@@ -331,7 +331,15 @@ func (sc *Scanner) fillTables() {
 			}
 		}
 	}
-	w.t.fillFull()
+	for i := range w.wins { // scan512's tables: the windows' own bytes
+		v := &w.wins[i]
+		h, bit := v.bucket/8, byte(1)<<(v.bucket%8)
+		for j := range winSize {
+			c, alt := v.byteAt(j)
+			w.t.full[h][j][c] |= bit
+			w.t.full[h][j][alt] |= bit
+		}
+	}
 	w.filter = [filterSize / 64]uint64{}
 	for i := range w.wins {
 		w.addFilter(w.wins[i].key, w.wins[i].fold)
@@ -342,6 +350,9 @@ func (sc *Scanner) fillTables() {
 // into the bucket whose candidates it adds the fewest to, and returns the
 // candidates expected per byte of text, were the bytes independent.
 func (sc *Scanner) assign(nb int) float64 {
+	if sc.simd512 {
+		return sc.assignBytes(nb)
+	}
 	w, est := &sc.w, &sc.t.est
 	var lo, hi [numBuckets][winSize]uint16
 	var cand [numBuckets]float64
@@ -367,6 +378,59 @@ func (sc *Scanner) assign(nb int) float64 {
 		v.bucket = int8(best)
 	}
 	return total
+}
+
+// assignBytes is assign for the lookups by whole byte (scan512): at each
+// byte of a window a bucket lets through the bytes its windows have there,
+// not every byte whose nibbles some of them have.
+func (sc *Scanner) assignBytes(nb int) float64 {
+	w, est := &sc.w, &sc.t.est
+	var set [numBuckets][winSize]byteSet
+	var mass [numBuckets][winSize]float64
+	var cand [numBuckets]float64
+	total := 0.0
+	for _, i := range w.order {
+		v := &w.wins[i]
+		best, bestAdd := 0, 0.0
+		for b := range nb {
+			p := 1.0
+			for j := range winSize {
+				p *= mass[b][j] + v.newMass(est, &set[b][j], j)
+			}
+			if add := p - cand[b]; b == 0 || add < bestAdd {
+				best, bestAdd = b, add
+			}
+		}
+		cand[best] += bestAdd
+		total += bestAdd
+		for j := range winSize {
+			mass[best][j] += v.newMass(est, &set[best][j], j)
+			c, alt := v.byteAt(j)
+			set[best][j].add(c)
+			set[best][j].add(alt)
+		}
+		v.bucket = int8(best)
+	}
+	return total
+}
+
+// byteAt returns the byte of v at j and its other case, or the byte twice.
+func (v *win) byteAt(j int) (c, alt byte) {
+	c = byte(v.key >> (8 * j))
+	return c, c ^ byte(v.fold>>(8*j))
+}
+
+// newMass is the share of bytes of text that v has at j and s has not.
+func (v *win) newMass(est *[256]float64, s *byteSet, j int) float64 {
+	c, alt := v.byteAt(j)
+	m := 0.0
+	if !s.has(c) {
+		m += est[c]
+	}
+	if alt != c && !s.has(alt) {
+		m += est[alt]
+	}
+	return m
 }
 
 // filterSize is how many bits the filter of the windows holds.

@@ -21,17 +21,6 @@ type tables struct {
 	full  [2][winSize][128]byte
 }
 
-// fillFull fills t.full from the nibble tables.
-func (t *tables) fillFull() {
-	for h := range 2 {
-		for j := range winSize {
-			for x := range 128 {
-				t.full[h][j][x] = t.lo[h][j][x&15] & t.hi[h][j][x>>4]
-			}
-		}
-	}
-}
-
 // batch is how many blocks with a candidate scanAVX2 records before it
 // returns.
 const batch = 16

@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "lookup_amd64.h"
 
 // The AVX-512 lookups look 64 positions up at a time, each byte of a window
 // in one table of 128 bytes (VPERMI2B, AVX512_VBMI): full, the ANDs of the
@@ -8,11 +9,6 @@
 // A byte from 0x80 on would read the entry of its low seven bits; the
 // positions holding one are no candidates (VPMOVB2M, checked only in a
 // block with candidates), as in scanAVX2.
-#define FOUND 512
-#define CAND 80
-#define BATCH 16
-#define COUNT 1792
-#define FULL 1800
 
 // PROLOGUE512 loads the arguments; R10 is the next cand to fill, R11 how
 // many are filled, DX where blocks end: a block of 64 positions from CX
@@ -87,10 +83,15 @@ upper: \
 	ADDQ          $CAND, R10 \
 	INCQ          R11 \
 filled: \
-	CMPQ          R11, $(BATCH-1) \
-	JLT           next \
-	ADDQ          $64, CX \
-	JMP           done
+	STOP((BATCH-1), 64)
+
+// END512 ends both AVX-512 scans: their loop's tail, then found, which
+// records a block with candidates left once the high bytes are out.
+#define END512 \
+	TAIL(64) \
+found: \
+	HIGH512 \
+	RECORD512
 
 // func scan512(t *tables, b []byte, i int) int
 TEXT ·scan512(SB), NOSPLIT, $0-48
@@ -114,20 +115,7 @@ loop:
 	KORTESTQ K2, K2
 	JNZ      found
 
-next:
-	ADDQ $64, CX
-	CMPQ CX, DX
-	JLT  loop
-
-done:
-	MOVQ R11, COUNT(AX)
-	MOVQ CX, ret+40(FP)
-	VZEROUPPER
-	RET
-
-found:
-	HIGH512
-	RECORD512
+	END512
 
 // func scan512Narrow(t *tables, b []byte, i int) int
 TEXT ·scan512Narrow(SB), NOSPLIT, $0-48
@@ -142,17 +130,4 @@ loop:
 	KORTESTQ K2, K2
 	JNZ      found
 
-next:
-	ADDQ $64, CX
-	CMPQ CX, DX
-	JLT  loop
-
-done:
-	MOVQ R11, COUNT(AX)
-	MOVQ CX, ret+40(FP)
-	VZEROUPPER
-	RET
-
-found:
-	HIGH512
-	RECORD512
+	END512

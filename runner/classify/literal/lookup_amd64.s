@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "lookup_amd64.h"
 
 // The low nibble of every byte.
 DATA nibbles<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
@@ -8,15 +9,6 @@ DATA nibbles<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA nibbles<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA nibbles<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
 GLOBL nibbles<>(SB), RODATA|NOPTR, $32
-
-// The layout of tables (lookup.go): the lookups of buckets 0 to 7 for the
-// four bytes by low nibble at 0, 32, 64, 96, of 8 to 15 at 128 to 224; by
-// high nibble from 256 on, likewise; the blocks found (cand, 80 bytes each)
-// at 512, how many at 1792.
-#define FOUND 512
-#define CAND 80
-#define BATCH 16
-#define COUNT 1792
 
 // NIBBLES loads the 32 bytes at off(SI)(CX*1) into Y7 and their high
 // nibbles into Y8. The low nibbles are Y7 itself: VPSHUFB reads only them,
@@ -101,23 +93,11 @@ loop:
 	VPTEST  Y13, Y13
 	JNZ     found
 
-next:
-	ADDQ $32, CX
-	CMPQ CX, DX
-	JLT  loop
-
-done:
-	MOVQ R11, COUNT(AX)
-	MOVQ CX, ret+40(FP)
-	VZEROUPPER
-	RET
+	TAIL(32)
 
 found:
 	RECORD
-	CMPQ R11, $BATCH
-	JLT  next
-	ADDQ $32, CX
-	JMP  done
+	STOP(BATCH, 32)
 
 // func scanAVX2Narrow(t *tables, b []byte, i int) int
 TEXT ·scanAVX2Narrow(SB), NOSPLIT, $0-48
@@ -143,23 +123,11 @@ loop:
 	VPTEST  Y11, Y11
 	JNZ     found
 
-next:
-	ADDQ $32, CX
-	CMPQ CX, DX
-	JLT  loop
-
-done:
-	MOVQ R11, COUNT(AX)
-	MOVQ CX, ret+40(FP)
-	VZEROUPPER
-	RET
+	TAIL(32)
 
 found:
 	VMOVDQA Y11, Y13
 	VPXOR   Y12, Y12, Y12
 	RECORD
 	VMOVDQU 352(AX), Y12
-	CMPQ R11, $BATCH
-	JLT  next
-	ADDQ $32, CX
-	JMP  done
+	STOP(BATCH, 32)

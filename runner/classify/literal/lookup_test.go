@@ -7,7 +7,7 @@ import (
 	"unsafe"
 )
 
-// TestTablesLayout checks the offsets lookup_amd64.s reads and writes.
+// TestTablesLayout checks the offsets lookup_amd64.h gives the lookups.
 func TestTablesLayout(t *testing.T) {
 	var x tables
 	for _, c := range []struct {

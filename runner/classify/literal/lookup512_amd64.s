@@ -10,17 +10,10 @@
 // positions holding one are no candidates (VPMOVB2M, checked only in a
 // block with candidates), as in scanAVX2.
 
-// PROLOGUE512 loads the arguments; R10 is the next cand to fill, R11 how
-// many are filled, DX where blocks end: a block of 64 positions from CX
-// reads up to CX+66.
+// PROLOGUE512 loads the arguments and the tables of buckets 0 to 7: a
+// block of 64 positions from CX reads up to CX+66.
 #define PROLOGUE512 \
-	MOVQ t+0(FP), AX \
-	MOVQ b_base+8(FP), SI \
-	MOVQ b_len+16(FP), DX \
-	MOVQ i+32(FP), CX \
-	LEAQ FOUND(AX), R10 \
-	XORQ R11, R11 \
-	SUBQ $66, DX \
+	ARGS(66) \
 	VMOVDQU64 FULL+0(AX), Z16 \
 	VMOVDQU64 FULL+64(AX), Z17 \
 	VMOVDQU64 FULL+128(AX), Z18 \

@@ -30,3 +30,15 @@ done: \
 	JLT  next \
 	ADDQ $step, CX \
 	JMP  done
+
+// ARGS loads the arguments: t into AX, b into SI and DX, i into CX; R10 is
+// the next cand to fill, R11 how many are filled, DX where blocks end, reach
+// bytes before the end of b.
+#define ARGS(reach) \
+	MOVQ t+0(FP), AX \
+	MOVQ b_base+8(FP), SI \
+	MOVQ b_len+16(FP), DX \
+	MOVQ i+32(FP), CX \
+	LEAQ FOUND(AX), R10 \
+	XORQ R11, R11 \
+	SUBQ $reach, DX

@@ -32,16 +32,9 @@ GLOBL nibbles<>(SB), RODATA|NOPTR, $32
 	LOOKUP(Y13, Y14, dst)
 
 // PROLOGUE loads the arguments and the tables of buckets 0 to 7 for the
-// first three bytes; R10 is the next cand to fill, R11 how many are filled,
-// DX where blocks end: a block of 32 positions from CX reads up to CX+34.
+// first three bytes: a block of 32 positions from CX reads up to CX+34.
 #define PROLOGUE \
-	MOVQ    t+0(FP), AX \
-	MOVQ    b_base+8(FP), SI \
-	MOVQ    b_len+16(FP), DX \
-	MOVQ    i+32(FP), CX \
-	LEAQ    FOUND(AX), R10 \
-	XORQ    R11, R11 \
-	SUBQ    $34, DX \
+	ARGS(34) \
 	VMOVDQU 0(AX), Y0 \
 	VMOVDQU 32(AX), Y1 \
 	VMOVDQU 64(AX), Y2 \

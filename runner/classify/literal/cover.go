@@ -353,62 +353,63 @@ func (sc *Scanner) assign(nb int) float64 {
 	if sc.simd512 {
 		return sc.assignBytes(nb)
 	}
-	w, est := &sc.w, &sc.t.est
+	est := &sc.t.est
 	var lo, hi [numBuckets][winSize]uint16
-	var cand [numBuckets]float64
-	total := 0.0
-	for _, i := range w.order {
-		v := &w.wins[i]
-		best, bestAdd := 0, 0.0
-		for b := range nb {
-			p := 1.0
-			for j := range winSize {
-				p *= mass(est, lo[b][j]|v.lo[j], hi[b][j]|v.hi[j])
-			}
-			if add := p - cand[b]; b == 0 || add < bestAdd {
-				best, bestAdd = b, add
-			}
-		}
-		cand[best] += bestAdd
-		total += bestAdd
+	return sc.w.greedy(nb, func(b int, v *win) float64 {
+		p := 1.0
 		for j := range winSize {
-			lo[best][j] |= v.lo[j]
-			hi[best][j] |= v.hi[j]
+			p *= mass(est, lo[b][j]|v.lo[j], hi[b][j]|v.hi[j])
 		}
-		v.bucket = int8(best)
-	}
-	return total
+		return p
+	}, func(b int, v *win) {
+		for j := range winSize {
+			lo[b][j] |= v.lo[j]
+			hi[b][j] |= v.hi[j]
+		}
+	})
 }
 
 // assignBytes is assign for the lookups by whole byte (scan512): at each
 // byte of a window a bucket lets through the bytes its windows have there,
 // not every byte whose nibbles some of them have.
 func (sc *Scanner) assignBytes(nb int) float64 {
-	w, est := &sc.w, &sc.t.est
+	est := &sc.t.est
 	var set [numBuckets][winSize]byteSet
 	var mass [numBuckets][winSize]float64
+	return sc.w.greedy(nb, func(b int, v *win) float64 {
+		p := 1.0
+		for j := range winSize {
+			p *= mass[b][j] + v.newMass(est, &set[b][j], j)
+		}
+		return p
+	}, func(b int, v *win) {
+		for j := range winSize {
+			mass[b][j] += v.newMass(est, &set[b][j], j)
+			c, alt := v.byteAt(j)
+			set[b][j].add(c)
+			set[b][j].add(alt)
+		}
+	})
+}
+
+// greedy puts the windows into nb buckets, the most frequent first, each
+// into the bucket whose candidates it adds the fewest to: with, the
+// candidates per byte of bucket b with v in it, and add, which puts v into
+// b. It returns the candidates expected per byte of text.
+func (w *windows) greedy(nb int, with func(b int, v *win) float64, add func(b int, v *win)) float64 {
 	var cand [numBuckets]float64
 	total := 0.0
 	for _, i := range w.order {
 		v := &w.wins[i]
 		best, bestAdd := 0, 0.0
 		for b := range nb {
-			p := 1.0
-			for j := range winSize {
-				p *= mass[b][j] + v.newMass(est, &set[b][j], j)
-			}
-			if add := p - cand[b]; b == 0 || add < bestAdd {
-				best, bestAdd = b, add
+			if more := with(b, v) - cand[b]; b == 0 || more < bestAdd {
+				best, bestAdd = b, more
 			}
 		}
 		cand[best] += bestAdd
 		total += bestAdd
-		for j := range winSize {
-			mass[best][j] += v.newMass(est, &set[best][j], j)
-			c, alt := v.byteAt(j)
-			set[best][j].add(c)
-			set[best][j].add(alt)
-		}
+		add(best, v)
 		v.bucket = int8(best)
 	}
 	return total

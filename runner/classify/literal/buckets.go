@@ -1,0 +1,175 @@
+package literal
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// What the lookups of a run cost per byte of text, with 8 and with 16
+// buckets, and each candidate they let through, in anchor occurrences
+// found and checked, as the tuner counts its costs (see indexPass): an
+// occurrence costs about as much as the AVX2 lookup of 140 bytes in 8
+// buckets, or 85 in 16, the AVX-512 one of 250 or 180, or a candidate and
+// a quarter. Measured, then leaning to the anchors where the two come
+// close.
+const candCost = 0.8
+
+// lookupCost is what a lookup costs per byte of text, with 8 buckets and
+// with 16.
+type lookupCost struct{ narrow, wide float64 }
+
+// pass returns what sc's lookups cost.
+func (sc *Scanner) pass() lookupCost {
+	if sc.simd512 {
+		return lookupCost{narrow: 1.0 / 250, wide: 1.0 / 180}
+	}
+	return lookupCost{narrow: 1.0 / 140, wide: 1.0 / 85}
+}
+
+// mass is the share of bytes of text whose nibbles are in lo and hi.
+func mass(est *[256]float64, lo, hi uint16) float64 {
+	m := 0.0
+	for h := hi; h != 0; h &= h - 1 {
+		row := bits.TrailingZeros16(h) << 4
+		for l := lo; l != 0; l &= l - 1 {
+			m += est[row|bits.TrailingZeros16(l)]
+		}
+	}
+	return m
+}
+
+// fillBuckets puts the windows chosen into 8 buckets or 16, whichever
+// costs less with their candidates, and fills the tables.
+func (sc *Scanner) fillBuckets() {
+	w := &sc.w
+	w.order = w.order[:0]
+	for i := range w.wins {
+		w.order = append(w.order, int32(i))
+	}
+	slices.SortFunc(w.order, func(a, b int32) int {
+		if x, y := w.wins[a].est, w.wins[b].est; x != y {
+			if x > y {
+				return -1
+			}
+			return 1
+		}
+		return int(a - b)
+	})
+	// Up to 8 windows, each has a bucket of its own on the narrow lookup.
+	pass := sc.pass()
+	narrow := pass.narrow + sc.assign(8)*candCost
+	w.narrow, w.cost = true, narrow
+	if len(w.wins) > 8 {
+		if wide := pass.wide + sc.assign(numBuckets)*candCost; wide < narrow || w.wideOnly {
+			w.narrow, w.cost = false, wide
+		} else {
+			sc.assign(8)
+		}
+	}
+	sc.fillTables()
+}
+
+// checkNarrow moves the windows to 16 buckets when the 8 let through more
+// candidates a byte on the run of n bytes just searched than the 16 would
+// cost more (with few: see lookupCost): the estimates take the bytes as
+// independent, and the candidates of text can be several times as many.
+func (sc *Scanner) checkNarrow(n int) {
+	w := &sc.w
+	pass := sc.pass()
+	limit := (pass.wide - pass.narrow) / candCost
+	if w.on && w.narrow && len(w.wins) > 8 && n >= 16<<10 && float64(w.cands) > limit*float64(n) {
+		w.wideOnly = true
+		sc.assign(numBuckets)
+		w.narrow = false
+		sc.fillTables()
+	}
+	w.cands = 0
+}
+
+// assign puts the windows into nb buckets, the most frequent first, each
+// into the bucket whose candidates it adds the fewest to, and returns the
+// candidates expected per byte of text, were the bytes independent.
+func (sc *Scanner) assign(nb int) float64 {
+	if sc.simd512 {
+		return sc.assignBytes(nb)
+	}
+	est := &sc.t.est
+	var lo, hi [numBuckets][winSize]uint16
+	return sc.w.greedy(nb, func(b int, v *win) float64 {
+		p := 1.0
+		for j := range winSize {
+			p *= mass(est, lo[b][j]|v.lo[j], hi[b][j]|v.hi[j])
+		}
+		return p
+	}, func(b int, v *win) {
+		for j := range winSize {
+			lo[b][j] |= v.lo[j]
+			hi[b][j] |= v.hi[j]
+		}
+	})
+}
+
+// assignBytes is assign for the lookups by whole byte (scan512): at each
+// byte of a window a bucket lets through the bytes its windows have there,
+// not every byte whose nibbles some of them have.
+func (sc *Scanner) assignBytes(nb int) float64 {
+	est := &sc.t.est
+	var set [numBuckets][winSize]byteSet
+	var mass [numBuckets][winSize]float64
+	return sc.w.greedy(nb, func(b int, v *win) float64 {
+		p := 1.0
+		for j := range winSize {
+			p *= mass[b][j] + v.newMass(est, &set[b][j], j)
+		}
+		return p
+	}, func(b int, v *win) {
+		for j := range winSize {
+			mass[b][j] += v.newMass(est, &set[b][j], j)
+			c, alt := v.byteAt(j)
+			set[b][j].add(c)
+			set[b][j].add(alt)
+		}
+	})
+}
+
+// greedy puts the windows into nb buckets, the most frequent first, each
+// into the bucket whose candidates it adds the fewest to: with, the
+// candidates per byte of bucket b with v in it, and add, which puts v into
+// b. It returns the candidates expected per byte of text.
+func (w *windows) greedy(nb int, with func(b int, v *win) float64, add func(b int, v *win)) float64 {
+	var cand [numBuckets]float64
+	total := 0.0
+	for _, i := range w.order {
+		v := &w.wins[i]
+		best, bestAdd := 0, 0.0
+		for b := range nb {
+			if more := with(b, v) - cand[b]; b == 0 || more < bestAdd {
+				best, bestAdd = b, more
+			}
+		}
+		cand[best] += bestAdd
+		total += bestAdd
+		add(best, v)
+		v.bucket = int8(best)
+	}
+	return total
+}
+
+// byteAt returns the byte of v at j and its other case, or the byte twice.
+func (v *win) byteAt(j int) (c, alt byte) {
+	c = byte(v.key >> (8 * j))
+	return c, c ^ byte(v.fold>>(8*j))
+}
+
+// newMass is the share of bytes of text that v has at j and s has not.
+func (v *win) newMass(est *[256]float64, s *byteSet, j int) float64 {
+	c, alt := v.byteAt(j)
+	m := 0.0
+	if !s.has(c) {
+		m += est[c]
+	}
+	if alt != c && !s.has(alt) {
+		m += est[alt]
+	}
+	return m
+}

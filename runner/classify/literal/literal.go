@@ -37,6 +37,9 @@ type Scanner struct {
 
 	tuned  bool // the anchors have been chosen
 	untune int  // bytes to search before the anchors are chosen again
+	// every is how many bytes from one look at the frequencies to the
+	// next: retune, doubled at each choice they make, up to maxRetune.
+	every  int
 	retune bool // Disable changed the strings: choose again at the next Reset
 	// chosenLive is how many strings were searched for when the anchors
 	// were last chosen.
@@ -174,18 +177,22 @@ func (sc *Scanner) Disable(id int) {
 func (sc *Scanner) Live() bool { return sc.live > 0 }
 
 // The anchors are chosen again after retune bytes, from a sample of the
-// run at hand; sooner while little text has been seen.
+// run at hand; sooner while little text has been seen; later each time a
+// look chose again, up to maxRetune: text of two kinds in turn (a build's
+// commands and its tests' output) would otherwise make every look choose,
+// at more than the search of the MiB between costs.
 const (
-	retune = 1 << 20
-	sample = 8 << 10
-	warmup = 64 << 10
+	retune    = 1 << 20
+	maxRetune = 64 << 20
+	sample    = 8 << 10
+	warmup    = 64 << 10
 )
 
 // Reset starts the search of b. Next then reports the occurrences in b.
 // The anchors are chosen on the first run, again after warmup bytes and
-// then every retune bytes when the bytes' frequencies moved, each time from
-// the first sample bytes seen once the time has come (runs of a line or
-// two add up), and after Disable. The SIMD search is weighed from the
+// then every retune bytes or more (see maxRetune) when the bytes'
+// frequencies moved, each time from the first sample bytes seen once the
+// time has come (runs of a line or two add up), and after Disable. The SIMD search is weighed from the
 // second choice on.
 func (sc *Scanner) Reset(b []byte) {
 	sc.checkNarrow(len(sc.b))
@@ -195,7 +202,7 @@ func (sc *Scanner) Reset(b []byte) {
 		sc.t.add(b)
 		sc.t.estimate()
 		sc.t.choose(sc)
-		sc.tuned, sc.untune = true, warmup
+		sc.tuned, sc.untune, sc.every = true, warmup, retune
 	case sc.untune <= 0:
 		if sc.simd && sc.t.grams == nil {
 			sc.t.grams = new(grams) // from the second choice on, as the windows
@@ -203,8 +210,9 @@ func (sc *Scanner) Reset(b []byte) {
 		if sc.t.add(b); sc.t.n >= sample {
 			if sc.t.estimate(); sc.t.moved() || sc.simd && !sc.w.tried {
 				sc.t.choose(sc)
+				sc.every = min(2*sc.every, maxRetune)
 			}
-			sc.untune = retune
+			sc.untune = sc.every
 		}
 	case sc.retune:
 		sc.t.choose(sc)
@@ -369,6 +377,6 @@ func (sc *Scanner) Clone() *Scanner {
 		c.t.used[b] = true
 	}
 	c.w = sc.w.clone()
-	c.tuned, c.untune, c.chosenLive = true, warmup, c.live
+	c.tuned, c.untune, c.every, c.chosenLive = true, warmup, retune, c.live
 	return c
 }

@@ -25,8 +25,41 @@ const (
 )
 
 // literals returns the strings one of which every match of expr contains,
-// nil when expr reduces to none (then every line is matched).
+// nil when expr reduces to none (then every line is matched). A preset's
+// expression is looked up in presetLits, reduced at build time (go
+// generate); any other is reduced here. The result must not be modified.
 func literals(expr string) []literal.String {
+	if i, ok := slices.BinarySearchFunc(presetLits, expr, func(e exprLits, expr string) int {
+		return strings.Compare(e.expr, expr)
+	}); ok {
+		return presetLits[i].lits
+	}
+	return reduce(expr)
+}
+
+// exprLits is an expression and what reduce returns for it.
+type exprLits struct {
+	expr string
+	lits []literal.String
+}
+
+// tableExprs returns the expressions presetLits must hold, sorted and
+// without repeats: every preset's and the Retry-After hint's.
+func tableExprs() []string {
+	exprs := []string{defaultHint}
+	for _, p := range Presets() {
+		for _, r := range p.Rules {
+			if r.Kind != RetryOn && r.Kind != StopOn { // exit codes
+				exprs = append(exprs, r.Value)
+			}
+		}
+	}
+	slices.Sort(exprs)
+	return slices.Compact(exprs)
+}
+
+// reduce returns literals(expr), reduced from the expression.
+func reduce(expr string) []literal.String {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		return nil

@@ -169,3 +169,37 @@ func FuzzMatcherPresets(f *testing.F) {
 		}
 	})
 }
+
+// TestPresetLitsCurrent: the table reduced at build time holds every
+// preset expression, each with what reducing it now gives, and nothing else.
+func TestPresetLitsCurrent(t *testing.T) {
+	const fix = "presets_lits.go is out of date: run go generate ./..."
+	exprs := tableExprs()
+	if len(presetLits) != len(exprs) {
+		t.Errorf("%s (it holds %d expressions, the presets %d)", fix, len(presetLits), len(exprs))
+	}
+	for i, e := range exprs {
+		if i >= len(presetLits) || presetLits[i].expr != e {
+			t.Fatalf("%s: %q is not at %d", fix, e, i)
+		}
+		if got, want := presetLits[i].lits, reduce(e); !slices.Equal(got, want) {
+			t.Errorf("%s: %q holds %+v, reduces to %+v", fix, e, got, want)
+		}
+		if got := literals(e); len(got) > 0 && &got[0] != &presetLits[i].lits[0] {
+			t.Errorf("literals(%q) did not come from the table", e)
+		}
+	}
+}
+
+// TestLiteralsOutsideTable: an expression of the user's, which no preset
+// has, is reduced when it is asked for.
+func TestLiteralsOutsideTable(t *testing.T) {
+	const expr = "(?i)quota exceeded for project [a-z]+"
+	if slices.ContainsFunc(presetLits, func(e exprLits) bool { return e.expr == expr }) {
+		t.Fatalf("%q is a preset's: pick another", expr)
+	}
+	want := []literal.String{{Text: "quota exceeded for project ", Fold: true}}
+	if got := literals(expr); !slices.Equal(got, want) {
+		t.Errorf("literals(%q) = %+v, want %+v", expr, got, want)
+	}
+}

@@ -153,7 +153,7 @@ func (a *anchor) index() {
 
 // NewScanner returns a Scanner for s.
 func (s *Set) NewScanner() *Scanner {
-	sc := &Scanner{set: s, off: make([]bool, len(s.lits)), cur: -1, active: make([]byte, 0, 256), simd: s.simd, simd512: s.simd && have512}
+	sc := &Scanner{set: s, off: make([]bool, len(s.lits)), cur: -1, active: make([]byte, 0, 256), simd: haveSIMD, simd512: haveSIMD && have512}
 	sc.t.covered = make([]bool, len(s.lits))
 	for i, l := range s.lits {
 		sc.off[i] = len(l.text) == 0 // never found

@@ -20,7 +20,6 @@ type Set struct {
 	lits  []lit
 	keys  [][]int16        // by string: the anchor keys it holds
 	byKey [numKeys][]int32 // by key: the strings that hold it
-	simd  bool             // its Scanners may search with SIMD, through win
 	// win is built when a Scanner first weighs the SIMD search, after
 	// warmup bytes of text: a command that prints little never pays for it.
 	winOnce sync.Once
@@ -41,7 +40,7 @@ type lit struct {
 // NewSet compiles ss; a String's index in ss is its id. An empty String is
 // never found.
 func NewSet(ss []String) *Set {
-	s := &Set{lits: make([]lit, len(ss)), keys: make([][]int16, len(ss)), simd: haveSIMD}
+	s := &Set{lits: make([]lit, len(ss)), keys: make([][]int16, len(ss))}
 	size := 0
 	for _, str := range ss {
 		size += len(str.Text)

@@ -23,6 +23,16 @@ import (
 // reading for ever.
 const drainLimit = 20 * DrainGrace
 
+// What a pipeTee's next returns when nothing moved.
+var (
+	// errNoRoom: the destination pipe is full.
+	errNoRoom = errors.New("the destination pipe is full")
+	// errNoTee: tee(2) refused this pair or failed (EINVAL, EPIPE, ...);
+	// the copy goes on by read and write, which meet any failure of the
+	// destination as they always have.
+	errNoTee = errors.New("no tee to the destination")
+)
+
 // pipeStream is a watched stream that retry carries itself, through a pipe
 // of its own, rather than leaving it to os/exec: after the process exits,
 // os/exec closes its pipes DrainGrace later whatever is still unread, and

@@ -1,7 +1,6 @@
 package stdio
 
 import (
-	"errors"
 	"io"
 	"os"
 	"syscall"
@@ -30,15 +29,6 @@ type pipeTee struct {
 // teePipe is the size pipeTee gives the attempt's pipe and the
 // destination pipe, where they are smaller.
 const teePipe = 256 << 10
-
-var (
-	// errNoRoom: the destination pipe is full; nothing moved.
-	errNoRoom = errors.New("the destination pipe is full")
-	// errNoTee: tee(2) refused this pair or failed (EINVAL, EPIPE, ...);
-	// nothing moved, and the copy goes on by read and write, which meet
-	// any failure of the destination as they always have.
-	errNoTee = errors.New("no tee to the destination")
-)
 
 // newPipeTee returns the tee from src, the attempt's pipe, to dst, or nil
 // when dst is not a pipe (a file, a terminal, a writer of retry's own).

@@ -3,7 +3,6 @@
 package stdio
 
 import (
-	"errors"
 	"io"
 	"os"
 )
@@ -11,8 +10,6 @@ import (
 // pipeTee is Linux's: elsewhere there is no tee(2), and the copy reads
 // and writes.
 type pipeTee struct{}
-
-var errNoRoom, errNoTee = errors.New("no room"), errors.New("no tee")
 
 // newPipeTee returns nil: the copy reads and writes.
 func newPipeTee(*os.File, io.Writer) *pipeTee { return nil }

@@ -3,6 +3,7 @@ package literal
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"sync"
 )
 
@@ -18,12 +19,26 @@ type String struct {
 // immutable and may be shared.
 type Set struct {
 	lits  []lit
-	keys  [][]int16        // by string: the anchor keys it holds
+	keys  []keySet         // by string: the anchor keys it holds
 	byKey [numKeys][]int32 // by key: the strings that hold it
 	// win is built when a Scanner first weighs the SIMD search, after
 	// warmup bytes of text: a command that prints little never pays for it.
 	winOnce sync.Once
 	win     winIndex
+}
+
+// keySet is a set of anchor keys.
+type keySet [(numKeys + 63) / 64]uint64
+
+func (s *keySet) has(k int) bool { return s[k>>6]&(1<<(k&63)) != 0 }
+
+// each calls f with every key of s, in increasing order.
+func (s *keySet) each(f func(k int)) {
+	for j, w := range s {
+		for ; w != 0; w &= w - 1 {
+			f(j<<6 | bits.TrailingZeros64(w))
+		}
+	}
 }
 
 // lit is a String as the search uses it.
@@ -40,22 +55,27 @@ type lit struct {
 // NewSet compiles ss; a String's index in ss is its id. An empty String is
 // never found.
 func NewSet(ss []String) *Set {
-	s := &Set{lits: make([]lit, len(ss)), keys: make([][]int16, len(ss))}
+	s := &Set{lits: make([]lit, len(ss)), keys: make([]keySet, len(ss))}
 	size := 0
 	for _, str := range ss {
 		size += len(str.Text)
 	}
 	text := make([]byte, 0, size)
-	keys := make([]int16, 0, size)
-	var count [numKeys]int
-	var seen [numKeys]int // the string that last held each key, plus one
+	var count [numKeys]int32
 	for i, str := range ss {
 		start := len(text)
 		text = append(text, str.Text...)
 		l := lit{text: text[start:len(text):len(text)], fold: str.Fold}
+		ks := &s.keys[i]
 		if l.fold {
 			for j, c := range l.text {
 				l.text[j] = lower[c]
+				k := foldKey[c]
+				ks[k>>6] |= 1 << (k & 63)
+			}
+		} else {
+			for _, c := range l.text {
+				ks[c>>6] |= 1 << (c & 63)
 			}
 		}
 		if len(l.text) >= 8 {
@@ -68,24 +88,18 @@ func NewSet(ss []String) *Set {
 			}
 		}
 		s.lits[i] = l
-		start = len(keys)
-		for _, c := range l.text {
-			if k := keyOf(c, l.fold); seen[k] != i+1 {
-				seen[k] = i + 1
-				keys = append(keys, int16(k))
-				count[k]++
-			}
-		}
-		s.keys[i] = keys[start:len(keys):len(keys)]
+		ks.each(func(k int) { count[k]++ })
 	}
-	ids := make([]int32, len(keys))
+	total := int32(0)
+	for _, n := range count {
+		total += n
+	}
+	ids := make([]int32, total)
 	for k, n := range count {
 		s.byKey[k], ids = ids[:0:n], ids[n:]
 	}
-	for i, ks := range s.keys {
-		for _, k := range ks {
-			s.byKey[k] = append(s.byKey[k], int32(i))
-		}
+	for i := range s.keys {
+		s.keys[i].each(func(k int) { s.byKey[k] = append(s.byKey[k], int32(i)) })
 	}
 	return s
 }

@@ -12,11 +12,22 @@ import (
 const numKeys = 256 + 26
 
 func keyOf(c byte, fold bool) int {
-	if fold && 'a' <= c && c <= 'z' {
-		return 256 + int(c-'a')
+	if fold {
+		return int(foldKey[c])
 	}
 	return int(c)
 }
+
+// foldKey is the key of each byte of a folded string.
+var foldKey = func() (t [256]uint16) {
+	for c := range t {
+		t[c] = uint16(c)
+		if l := lower[c]; 'a' <= l && l <= 'z' {
+			t[c] = 256 + uint16(l-'a')
+		}
+	}
+	return t
+}()
 
 // tuner chooses the anchors. Its tables live in the Scanner so that
 // choosing again allocates nothing.
@@ -138,14 +149,17 @@ func (t *tuner) choose(sc *Scanner) {
 			continue
 		}
 		best, bestFreq := -1, 0.0
-		for i, c := range l.text {
-			k := keyOf(c, l.fold)
+		sc.set.keys[id].each(func(k int) {
 			if f := t.freq(k); t.chosen[k] && (best < 0 || f < bestFreq) {
-				best, bestFreq = i, f
+				best, bestFreq = k, f
 			}
+		})
+		off := 0
+		for keyOf(l.text[off], l.fold) != best {
+			off++
 		}
-		e := entry{lit: &sc.set.lits[id], id: int32(id), off: int32(best)}
-		for _, c := range t.bytes(keyOf(l.text[best], l.fold)) {
+		e := entry{lit: &sc.set.lits[id], id: int32(id), off: int32(off)}
+		for _, c := range t.bytes(best) {
 			t.anchor(sc, c, e)
 		}
 	}
@@ -168,9 +182,7 @@ func (t *tuner) cover(sc *Scanner) float64 {
 		t.covered[id] = sc.off[id] || sc.w.covers(id)
 		if !t.covered[id] {
 			left++
-			for _, k := range sc.set.keys[id] {
-				t.count[k]++
-			}
+			sc.set.keys[id].each(func(k int) { t.count[k]++ })
 		}
 	}
 	for left > 0 {
@@ -195,9 +207,7 @@ func (t *tuner) cover(sc *Scanner) float64 {
 			if !t.covered[id] {
 				t.covered[id] = true
 				left--
-				for _, k := range sc.set.keys[id] {
-					t.count[k]--
-				}
+				sc.set.keys[id].each(func(k int) { t.count[k]-- })
 			}
 		}
 	}

@@ -31,13 +31,21 @@ type Pattern struct {
 	re   *regexp.Regexp
 	once sync.Once
 	lits []literal.String // one is in every match; nil for none
+	ids  []uint16         // their ids in presetLits; nil for another expression
 }
 
 // literals returns the strings one of which every match holds, reduced
 // from the expression when a matcher first needs them.
 func (p *Pattern) literals() []literal.String {
-	p.once.Do(func() { p.lits = literals(p.expr) })
+	p.once.Do(func() { p.lits, p.ids = lookupLiterals(p.expr) })
 	return p.lits
+}
+
+// tableIDs returns the ids of p's literals in presetLits, nil when p's
+// expression is none of its.
+func (p *Pattern) tableIDs() []uint16 {
+	p.literals()
+	return p.ids
 }
 
 // CompilePattern compiles a Go RE2 expression matched against single lines.

@@ -29,18 +29,27 @@ const (
 // expression is looked up in presetLits, reduced at build time (go
 // generate); any other is reduced here. The result must not be modified.
 func literals(expr string) []literal.String {
+	lits, _ := lookupLiterals(expr)
+	return lits
+}
+
+// lookupLiterals returns literals(expr) and, for an expression of
+// presetLits, the strings' ids there (nil for any other).
+func lookupLiterals(expr string) ([]literal.String, []uint16) {
 	if i, ok := slices.BinarySearchFunc(presetLits, expr, func(e exprLits, expr string) int {
 		return strings.Compare(e.expr, expr)
 	}); ok {
-		return presetLits[i].lits
+		return presetLits[i].lits, presetLits[i].ids
 	}
-	return reduce(expr)
+	return reduce(expr), nil
 }
 
-// exprLits is an expression and what reduce returns for it.
+// exprLits is an expression, what reduce returns for it, and the ids of
+// those strings in presetLits.
 type exprLits struct {
 	expr string
 	lits []literal.String
+	ids  []uint16
 }
 
 // tableExprs returns the expressions presetLits must hold, sorted and

@@ -178,9 +178,20 @@ func TestPresetLitsCurrent(t *testing.T) {
 	if len(presetLits) != len(exprs) {
 		t.Errorf("%s (it holds %d expressions, the presets %d)", fix, len(presetLits), len(exprs))
 	}
+	ids := map[literal.String]uint16{} // each string's id, in order of first appearance
 	for i, e := range exprs {
 		if i >= len(presetLits) || presetLits[i].expr != e {
 			t.Fatalf("%s: %q is not at %d", fix, e, i)
+		}
+		var want []uint16
+		for _, l := range reduce(e) {
+			if _, ok := ids[l]; !ok {
+				ids[l] = uint16(len(ids))
+			}
+			want = append(want, ids[l])
+		}
+		if got := presetLits[i].ids; !slices.Equal(got, want) {
+			t.Errorf("%s: %q has ids %v, want %v", fix, e, got, want)
 		}
 		if got, want := presetLits[i].lits, reduce(e); !slices.Equal(got, want) {
 			t.Errorf("%s: %q holds %+v, reduces to %+v", fix, e, got, want)
@@ -188,6 +199,9 @@ func TestPresetLitsCurrent(t *testing.T) {
 		if got := literals(e); len(got) > 0 && &got[0] != &presetLits[i].lits[0] {
 			t.Errorf("literals(%q) did not come from the table", e)
 		}
+	}
+	if tableStrings != len(ids) {
+		t.Errorf("%s: tableStrings is %d, the table holds %d strings", fix, tableStrings, len(ids))
 	}
 }
 

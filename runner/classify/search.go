@@ -43,27 +43,67 @@ func (s *Search) compiled(pats []*Pattern) (*literal.Set, [][]int32) {
 	if s.set != nil && slices.Equal(s.pats, pats) {
 		return s.set, s.owners
 	}
-	n := 0
-	for _, p := range pats {
-		n += len(p.literals())
-	}
-	ss := make([]literal.String, 0, n)
-	ids := make(map[literal.String]int, n)
-	owners := make([][]int32, 0, n)
-	for i, p := range pats {
-		for _, l := range p.literals() {
-			id, ok := ids[l]
-			if !ok {
-				id = len(ss)
-				ids[l] = id
-				ss = append(ss, l)
-				owners = append(owners, nil)
-			}
-			owners[id] = append(owners[id], int32(i))
-		}
-	}
+	ss, owners := gather(pats)
 	s.pats, s.set, s.owners, s.tuned = pats, literal.NewSet(ss), owners, nil
 	return s.set, s.owners
+}
+
+// gather returns the strings of pats, each once, and by string the
+// patterns that hold it, as indexes into pats. The presets' strings are
+// told apart by their ids in presetLits; a map is built only when some
+// pattern is another.
+func gather(pats []*Pattern) ([]literal.String, [][]int32) {
+	n, table := 0, true
+	for _, p := range pats {
+		n += len(p.literals())
+		table = table && (p.tableIDs() != nil || p.literals() == nil)
+	}
+	ss := make([]literal.String, 0, n)
+	of := make([]int32, 0, n) // by string of each pattern in turn: its index in ss
+	var byTable []int32       // by id in presetLits: the index in ss, plus one
+	var byString map[literal.String]int32
+	if table {
+		byTable = make([]int32, tableStrings)
+	} else {
+		byString = make(map[literal.String]int32, n)
+	}
+	for _, p := range pats {
+		ids := p.tableIDs()
+		for j, l := range p.literals() {
+			var id int32
+			if table {
+				if byTable[ids[j]] == 0 {
+					ss = append(ss, l)
+					byTable[ids[j]] = int32(len(ss))
+				}
+				id = byTable[ids[j]] - 1
+			} else {
+				var ok bool
+				if id, ok = byString[l]; !ok {
+					id = int32(len(ss))
+					byString[l] = id
+					ss = append(ss, l)
+				}
+			}
+			of = append(of, id)
+		}
+	}
+	count := make([]int32, len(ss))
+	for _, id := range of {
+		count[id]++
+	}
+	owners, all := make([][]int32, len(ss)), make([]int32, len(of))
+	for id, c := range count {
+		owners[id], all = all[:0:c], all[c:]
+	}
+	k := 0
+	for i, p := range pats {
+		for range p.literals() {
+			owners[of[k]] = append(owners[of[k]], int32(i))
+			k++
+		}
+	}
+	return ss, owners
 }
 
 // scanner returns a Scanner of set, tuned as the first attempt's was when

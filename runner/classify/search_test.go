@@ -1,8 +1,12 @@
 package classify
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/b0a38808/retry/runner/classify/literal"
 )
 
 // TestSharedSearch checks that the Matchers of one Rules compile their
@@ -36,5 +40,55 @@ func TestSharedSearch(t *testing.T) {
 	}
 	if r.search.set == set {
 		t.Fatal("changed rules kept the old search")
+	}
+}
+
+// TestGather: the strings of a rule set are each gathered once, with every
+// pattern that holds them, whether all the patterns are the presets' (told
+// apart by their table ids) or some are the user's (by a map).
+func TestGather(t *testing.T) {
+	const shared = "TLS handshake timeout" // in several presets' expressions
+	var withShared []string
+	for _, e := range tableExprs() {
+		if strings.Contains(e, shared) {
+			withShared = append(withShared, e)
+		}
+	}
+	if len(withShared) < 2 {
+		t.Fatalf("%q is in %d table expressions, want 2 or more", shared, len(withShared))
+	}
+	for _, tt := range []struct {
+		name  string
+		exprs []string
+	}{
+		{"table", append(slices.Clone(withShared), defaultHint)},
+		{"mixed", append(slices.Clone(withShared), shared, "(?i)quota exceeded", `^\d+$`)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			pats := mustPatterns(t, tt.exprs...)
+			ss, owners := gather(pats)
+			// The reference: every pattern's strings, in turn, deduplicated.
+			var want []literal.String
+			wantOwners := map[literal.String][]int32{}
+			for i, p := range pats {
+				for _, l := range p.literals() {
+					if _, ok := wantOwners[l]; !ok {
+						want = append(want, l)
+					}
+					wantOwners[l] = append(wantOwners[l], int32(i))
+				}
+			}
+			if !slices.Equal(ss, want) {
+				t.Fatalf("gathered %+v\nwant %+v", ss, want)
+			}
+			for id, l := range ss {
+				if !slices.Equal(owners[id], wantOwners[l]) {
+					t.Errorf("%+v is held by %v, want %v", l, owners[id], wantOwners[l])
+				}
+			}
+			if got := owners[slices.Index(ss, literal.String{Text: shared})]; len(got) < 2 {
+				t.Errorf("%q is held by %v, want two patterns or more", shared, got)
+			}
+		})
 	}
 }

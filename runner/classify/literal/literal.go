@@ -31,9 +31,11 @@ type Scanner struct {
 	live int    // strings still searched for
 	b    []byte
 
-	anchors [256]anchor // by byte value
-	active  []byte      // the anchor bytes in use
-	cur     int         // the anchor whose entries are being checked, -1 none
+	anchors [256]anchor      // by byte value
+	active  []byte           // the anchor bytes in use, in increasing order
+	ents    []entry          // the anchors' entries, one after the other
+	idxs    [][2][257]uint16 // the anchors' tables, in the order of active
+	cur     int              // the anchor whose entries are being checked, -1 none
 
 	tuned  bool // the anchors have been chosen
 	untune int  // bytes to search before the anchors are chosen again
@@ -106,20 +108,38 @@ func lowerWord(b []byte) uint32 {
 	return uint32(lower[b[0]]) | uint32(lower[b[1]])<<8 | uint32(lower[b[2]])<<16 | uint32(lower[b[3]])<<24
 }
 
-// index sorts a's entries by neighbour and builds the table of buckets.
-func (a *anchor) index() {
-	slices.SortFunc(a.ents, func(x, y entry) int {
-		switch {
-		case x.side != y.side:
-			return int(x.side) - int(y.side)
-		case x.side == byWord:
-			return cmp.Compare(x.word, y.word)
+// index sorts a's entries by neighbour and builds the table of buckets in
+// idx; keys is room for the sort, returned grown.
+func (a *anchor) index(idx *[2][257]uint16, keys []uint64) []uint64 {
+	// Each entry's place in the order, then its index, in one word: a
+	// sort of words, with no function to call.
+	const idxBits = 24
+	if len(a.ents) < 1<<idxBits {
+		keys = keys[:0]
+		for i, e := range a.ents {
+			k := uint64(e.key)
+			if e.side == byWord {
+				k = uint64(e.word)
+			}
+			keys = append(keys, (uint64(e.side)<<32|k)<<idxBits|uint64(i))
 		}
-		return int(x.key) - int(y.key)
-	})
-	if a.idx == nil {
-		a.idx = new([2][257]uint16)
+		slices.Sort(keys)
+		for i, k := range keys {
+			keys[i] = k & (1<<idxBits - 1)
+		}
+		permute(a.ents, keys)
+	} else {
+		slices.SortStableFunc(a.ents, func(x, y entry) int {
+			switch {
+			case x.side != y.side:
+				return int(x.side) - int(y.side)
+			case x.side == byWord:
+				return cmp.Compare(x.word, y.word)
+			}
+			return int(x.key) - int(y.key)
+		})
 	}
+	a.idx = idx
 	a.alone = len(a.ents)
 	i := 0
 	for i < len(a.ents) && a.ents[i].side == byWord {
@@ -147,6 +167,29 @@ func (a *anchor) index() {
 		if e.side == byNone {
 			a.alone = j
 			break
+		}
+	}
+	return keys
+}
+
+// permute puts ents in the order of from: the entry at i is the one that
+// was at from[i]. It marks from's top bits as it goes.
+func permute(ents []entry, from []uint64) {
+	const done = 1 << 63
+	for i := range from {
+		if from[i]&done != 0 {
+			continue
+		}
+		// Follow the cycle through i.
+		e, j := ents[i], i
+		for {
+			k := int(from[j] &^ done)
+			from[j] |= done
+			if k == i {
+				ents[j] = e
+				break
+			}
+			ents[j], j = ents[k], k
 		}
 	}
 }
@@ -366,13 +409,18 @@ func (sc *Scanner) Clone() *Scanner {
 		c.t.grams = &grams{est: sc.t.grams.est, estN: sc.t.grams.estN}
 	}
 	c.active = append(c.active, sc.active...)
+	n := 0
 	for _, b := range sc.active {
+		n += len(sc.anchors[b].ents)
+	}
+	c.ents, c.idxs = make([]entry, 0, n), make([][2][257]uint16, len(sc.active))
+	for j, b := range sc.active {
 		a := sc.anchors[b]
-		a.ents = slices.Clone(a.ents)
-		if a.idx != nil {
-			idx := *a.idx
-			a.idx = &idx
-		}
+		from := len(c.ents)
+		c.ents = append(c.ents, a.ents...)
+		a.ents = c.ents[from:len(c.ents):len(c.ents)]
+		c.idxs[j] = *a.idx
+		a.idx = &c.idxs[j]
 		c.anchors[b] = a
 		c.t.used[b] = true
 	}

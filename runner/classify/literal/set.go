@@ -19,7 +19,7 @@ type String struct {
 // immutable and may be shared.
 type Set struct {
 	lits  []lit
-	keys  []keySet         // by string: the anchor keys it holds
+	keys  [][]int16        // by string: the anchor keys it holds, in increasing order
 	byKey [numKeys][]int32 // by key: the strings that hold it
 	// win is built when a Scanner first weighs the SIMD search, after
 	// warmup bytes of text: a command that prints little never pays for it.
@@ -30,15 +30,14 @@ type Set struct {
 // keySet is a set of anchor keys.
 type keySet [(numKeys + 63) / 64]uint64
 
-func (s *keySet) has(k int) bool { return s[k>>6]&(1<<(k&63)) != 0 }
-
-// each calls f with every key of s, in increasing order.
-func (s *keySet) each(f func(k int)) {
+// appendTo appends the keys of s to ks, in increasing order.
+func (s *keySet) appendTo(ks []int16) []int16 {
 	for j, w := range s {
 		for ; w != 0; w &= w - 1 {
-			f(j<<6 | bits.TrailingZeros64(w))
+			ks = append(ks, int16(j<<6|bits.TrailingZeros64(w)))
 		}
 	}
+	return ks
 }
 
 // lit is a String as the search uses it.
@@ -55,18 +54,19 @@ type lit struct {
 // NewSet compiles ss; a String's index in ss is its id. An empty String is
 // never found.
 func NewSet(ss []String) *Set {
-	s := &Set{lits: make([]lit, len(ss)), keys: make([]keySet, len(ss))}
+	s := &Set{lits: make([]lit, len(ss)), keys: make([][]int16, len(ss))}
 	size := 0
 	for _, str := range ss {
 		size += len(str.Text)
 	}
 	text := make([]byte, 0, size)
+	keys := make([]int16, 0, size)
 	var count [numKeys]int32
 	for i, str := range ss {
 		start := len(text)
 		text = append(text, str.Text...)
 		l := lit{text: text[start:len(text):len(text)], fold: str.Fold}
-		ks := &s.keys[i]
+		var ks keySet
 		if l.fold {
 			for j, c := range l.text {
 				l.text[j] = lower[c]
@@ -88,18 +88,21 @@ func NewSet(ss []String) *Set {
 			}
 		}
 		s.lits[i] = l
-		ks.each(func(k int) { count[k]++ })
+		start = len(keys)
+		keys = ks.appendTo(keys)
+		s.keys[i] = keys[start:len(keys):len(keys)]
+		for _, k := range s.keys[i] {
+			count[k]++
+		}
 	}
-	total := int32(0)
-	for _, n := range count {
-		total += n
-	}
-	ids := make([]int32, total)
+	ids := make([]int32, len(keys))
 	for k, n := range count {
 		s.byKey[k], ids = ids[:0:n], ids[n:]
 	}
-	for i := range s.keys {
-		s.keys[i].each(func(k int) { s.byKey[k] = append(s.byKey[k], int32(i)) })
+	for i, ks := range s.keys {
+		for _, k := range ks {
+			s.byKey[k] = append(s.byKey[k], int32(i))
+		}
 	}
 	return s
 }

@@ -42,6 +42,8 @@ type tuner struct {
 	covered []bool // by string
 	// chosenEst is est when the anchors were last chosen.
 	chosenEst [256]float64
+	picks     []pick   // the strings anchored, while choosing
+	sortKeys  []uint64 // the entries of an anchor, while sorting them
 	grams     *grams // for the SIMD search, from its second choice on; nil before and without
 }
 
@@ -132,7 +134,7 @@ func (t *tuner) estimate() {
 // unless the SIMD search takes it.
 func (t *tuner) choose(sc *Scanner) {
 	for _, c := range sc.active {
-		sc.anchors[c] = anchor{ents: sc.anchors[c].ents[:0], idx: sc.anchors[c].idx}
+		sc.anchors[c] = anchor{}
 		t.used[c] = false
 	}
 	sc.active = sc.active[:0]
@@ -144,29 +146,67 @@ func (t *tuner) choose(sc *Scanner) {
 		sc.w.on = true
 		t.cover(sc)
 	}
+	var count [256]int32 // the entries of each anchor byte
+	t.picks = t.picks[:0]
 	for id, l := range sc.set.lits {
 		if sc.off[id] || sc.w.covers(id) {
 			continue
 		}
 		best, bestFreq := -1, 0.0
-		sc.set.keys[id].each(func(k int) {
-			if f := t.freq(k); t.chosen[k] && (best < 0 || f < bestFreq) {
-				best, bestFreq = k, f
+		for _, k := range sc.set.keys[id] {
+			if !t.chosen[k] {
+				continue
 			}
-		})
+			if f := t.freq(int(k)); best < 0 || f < bestFreq {
+				best, bestFreq = int(k), f
+			}
+		}
 		off := 0
 		for keyOf(l.text[off], l.fold) != best {
 			off++
 		}
-		e := entry{lit: &sc.set.lits[id], id: int32(id), off: int32(off)}
+		t.picks = append(t.picks, pick{id: int32(id), off: int32(off), key: int16(best)})
 		for _, c := range t.bytes(best) {
-			t.anchor(sc, c, e)
+			count[c]++
 		}
 	}
+	// The entries of all the anchors share one array, and their tables
+	// another: choosing again allocates nothing.
+	n := 0
+	for c, m := range count {
+		if m > 0 {
+			sc.active = append(sc.active, byte(c))
+			t.used[c] = true
+			n += int(m)
+		}
+	}
+	if cap(sc.ents) < n {
+		sc.ents = make([]entry, n)
+	}
+	if len(sc.idxs) < len(sc.active) {
+		sc.idxs = make([][2][257]uint16, len(sc.active))
+	}
+	n = 0
 	for _, c := range sc.active {
-		sc.anchors[c].index()
+		sc.anchors[c].ents = sc.ents[n:n:n+int(count[c])]
+		n += int(count[c])
+	}
+	for _, p := range t.picks {
+		e := entry{lit: &sc.set.lits[p.id], id: p.id, off: p.off}
+		for _, c := range t.bytes(int(p.key)) {
+			sc.anchors[c].add(c, e)
+		}
+	}
+	for j, c := range sc.active {
+		t.sortKeys = sc.anchors[c].index(&sc.idxs[j], t.sortKeys)
 	}
 	sc.chosenLive = sc.live
+}
+
+// pick is a string anchored on a key, off bytes after its start.
+type pick struct {
+	id, off int32
+	key     int16
 }
 
 // cover chooses the anchor keys of the strings still searched for that the
@@ -182,7 +222,9 @@ func (t *tuner) cover(sc *Scanner) float64 {
 		t.covered[id] = sc.off[id] || sc.w.covers(id)
 		if !t.covered[id] {
 			left++
-			sc.set.keys[id].each(func(k int) { t.count[k]++ })
+			for _, k := range sc.set.keys[id] {
+				t.count[k]++
+			}
 		}
 	}
 	for left > 0 {
@@ -207,7 +249,9 @@ func (t *tuner) cover(sc *Scanner) float64 {
 			if !t.covered[id] {
 				t.covered[id] = true
 				left--
-				sc.set.keys[id].each(func(k int) { t.count[k]-- })
+				for _, k := range sc.set.keys[id] {
+					t.count[k]--
+				}
 			}
 		}
 	}
@@ -243,13 +287,8 @@ func (t *tuner) cost(k int) float64 {
 	return c
 }
 
-// add anchors entry e on byte c.
-func (t *tuner) anchor(sc *Scanner, c byte, e entry) {
-	a := &sc.anchors[c]
-	if !t.used[c] {
-		t.used[c] = true
-		sc.active = append(sc.active, c)
-	}
+// add anchors entry e on a, the anchor of byte c.
+func (a *anchor) add(c byte, e entry) {
 	text, off := e.lit.text, int(e.off)
 	switch {
 	case off+4 <= len(text):

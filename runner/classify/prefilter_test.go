@@ -179,6 +179,7 @@ func TestPresetLitsCurrent(t *testing.T) {
 		t.Errorf("%s (it holds %d expressions, the presets %d)", fix, len(presetLits), len(exprs))
 	}
 	ids := map[literal.String]uint16{} // each string's id, in order of first appearance
+	var strs []literal.String          // by id
 	for i, e := range exprs {
 		if i >= len(presetLits) || presetLits[i].expr != e {
 			t.Fatalf("%s: %q is not at %d", fix, e, i)
@@ -186,22 +187,35 @@ func TestPresetLitsCurrent(t *testing.T) {
 		var want []uint16
 		for _, l := range reduce(e) {
 			if _, ok := ids[l]; !ok {
-				ids[l] = uint16(len(ids))
+				ids[l] = uint16(len(strs))
+				strs = append(strs, l)
 			}
 			want = append(want, ids[l])
 		}
 		if got := presetLits[i].ids; !slices.Equal(got, want) {
 			t.Errorf("%s: %q has ids %v, want %v", fix, e, got, want)
 		}
-		if got, want := presetLits[i].lits, reduce(e); !slices.Equal(got, want) {
+		got := slices.Clone(presetLits[i].lits)
+		for j := range got {
+			got[j].At = 0
+		}
+		if want := reduce(e); !slices.Equal(got, want) {
 			t.Errorf("%s: %q holds %+v, reduces to %+v", fix, e, got, want)
 		}
 		if got := literals(e); len(got) > 0 && &got[0] != &presetLits[i].lits[0] {
 			t.Errorf("literals(%q) did not come from the table", e)
 		}
 	}
-	if tableStrings != len(ids) {
-		t.Errorf("%s: tableStrings is %d, the table holds %d strings", fix, tableStrings, len(ids))
+	if tableStrings != len(strs) {
+		t.Errorf("%s: tableStrings is %d, the table holds %d strings", fix, tableStrings, len(strs))
+	}
+	at := literal.FirstAnchors(strs)
+	for _, e := range presetLits {
+		for j, l := range e.lits {
+			if j < len(e.ids) && int(e.ids[j]) < len(at) && l.At != at[e.ids[j]] {
+				t.Errorf("%s: %q searches first by byte %d, FirstAnchors chooses %d", fix, l.Text, l.At, at[e.ids[j]])
+			}
+		}
 	}
 }
 

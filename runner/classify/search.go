@@ -30,8 +30,8 @@ type Search struct {
 	set    *literal.Set
 	owners [][]int32 // by string id: the probes, as indexes into pats
 	hint   *Pattern  // the Retry-After expression, once compiled
-	// tuned is a Scanner of set with the anchors the first attempt chose on
-	// its first run, which later attempts start from.
+	// tuned is a Scanner of set with the anchors the first attempt chose
+	// from its output, which later attempts start from.
 	tuned *literal.Scanner
 }
 
@@ -78,10 +78,11 @@ func gather(pats []*Pattern) ([]literal.String, [][]int32) {
 				}
 				id = byTable[ids[j]] - 1
 			} else {
+				key := literal.String{Text: l.Text, Fold: l.Fold} // whatever its At
 				var ok bool
-				if id, ok = byString[l]; !ok {
+				if id, ok = byString[key]; !ok {
 					id = int32(len(ss))
-					byString[l] = id
+					byString[key] = id
 					ss = append(ss, l)
 				}
 			}
@@ -117,7 +118,8 @@ func (s *Search) scanner(set *literal.Set) (sc *literal.Scanner, first bool) {
 	return set.NewScanner(), true
 }
 
-// keep records sc, of set, after its first run, for the attempts to come.
+// keep records sc, of set, once it has chosen from the text, for the
+// attempts to come.
 func (s *Search) keep(set *literal.Set, sc *literal.Scanner) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -186,7 +188,7 @@ func (m *Matcher) scan(stream string, r []byte) {
 		return
 	}
 	sc.Reset(r)
-	if m.idx.first {
+	if m.idx.first && sc.Chosen() {
 		m.idx.first = false
 		m.search.keep(m.idx.set, sc)
 	}

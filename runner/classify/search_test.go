@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/b0a38808/retry/runner/classify/literal"
 )
 
 // TestSharedSearch checks that the Matchers of one Rules compile their
@@ -67,27 +65,67 @@ func TestGather(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			pats := mustPatterns(t, tt.exprs...)
 			ss, owners := gather(pats)
-			// The reference: every pattern's strings, in turn, deduplicated.
-			var want []literal.String
-			wantOwners := map[literal.String][]int32{}
+			// The reference: every pattern's strings, in turn, deduplicated
+			// by text and case (a preset's carries an At, the user's not).
+			type text struct {
+				s    string
+				fold bool
+			}
+			var want []text
+			wantOwners := map[text][]int32{}
 			for i, p := range pats {
 				for _, l := range p.literals() {
-					if _, ok := wantOwners[l]; !ok {
-						want = append(want, l)
+					k := text{l.Text, l.Fold}
+					if _, ok := wantOwners[k]; !ok {
+						want = append(want, k)
 					}
-					wantOwners[l] = append(wantOwners[l], int32(i))
+					wantOwners[k] = append(wantOwners[k], int32(i))
 				}
 			}
-			if !slices.Equal(ss, want) {
-				t.Fatalf("gathered %+v\nwant %+v", ss, want)
+			var got []text
+			for _, l := range ss {
+				got = append(got, text{l.Text, l.Fold})
 			}
-			for id, l := range ss {
-				if !slices.Equal(owners[id], wantOwners[l]) {
-					t.Errorf("%+v is held by %v, want %v", l, owners[id], wantOwners[l])
+			if !slices.Equal(got, want) {
+				t.Fatalf("gathered %+v\nwant %+v", got, want)
+			}
+			for id, k := range got {
+				if !slices.Equal(owners[id], wantOwners[k]) {
+					t.Errorf("%+v is held by %v, want %v", k, owners[id], wantOwners[k])
 				}
 			}
-			if got := owners[slices.Index(ss, literal.String{Text: shared})]; len(got) < 2 {
+			if got := owners[slices.Index(got, text{s: shared})]; len(got) < 2 {
 				t.Errorf("%q is held by %v, want two patterns or more", shared, got)
+			}
+		})
+	}
+}
+
+// TestSearchKeepsChosen: the later attempts of a Rules start from the
+// anchors the first attempt chose from its output, once it has printed
+// enough to choose; one that printed a line leaves nothing to start from.
+func TestSearchKeepsChosen(t *testing.T) {
+	line := []byte(strings.Repeat("2026-12-01T10:00:00Z INFO request served in 5ms\n", 80)) // 4 KiB
+	for _, tt := range []struct {
+		name   string
+		writes int
+		kept   bool
+	}{
+		{"one line", 0, false},
+		{"128 KiB", 32, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Rules{RetryIf: mustPatterns(t, "connection refused", "(?i)timed out"), Hints: true}
+			w := r.NewMatcher(time.Now).Writer("stderr")
+			w.Write([]byte("starting\n"))
+			for range tt.writes {
+				w.Write(line)
+			}
+			if got := r.search.tuned != nil; got != tt.kept {
+				t.Fatalf("kept a tuned scanner: %t, want %t", got, tt.kept)
+			}
+			if tt.kept && !r.search.tuned.Chosen() {
+				t.Errorf("the scanner kept has not chosen from the text")
 			}
 		})
 	}

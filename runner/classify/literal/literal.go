@@ -38,6 +38,7 @@ type Scanner struct {
 	cur     int              // the anchor whose entries are being checked, -1 none
 
 	tuned  bool // the anchors have been chosen
+	first  bool // they are the strings' first bytes (tuner.chooseFirst)
 	untune int  // bytes to search before the anchors are chosen again
 	// every is how many bytes from one look at the frequencies to the
 	// next: retune, doubled at each choice they make, up to maxRetune.
@@ -52,7 +53,7 @@ type Scanner struct {
 	simd512 bool    // w looks up with AVX-512, 64 positions at a time
 	w       windows // the SIMD search
 	// forceSIMD has w take every string it can, whatever the anchors
-	// would cost: for the tests.
+	// would cost, from the first run on: for the tests.
 	forceSIMD bool
 }
 
@@ -146,12 +147,16 @@ func (a *anchor) index(idx *[2][257]uint16, keys []uint64) []uint64 {
 		i++
 	}
 	a.words = i
+	ents := a.ents
 	for side := byNext; side <= byPrev; side++ {
-		for k := range 257 {
-			for i < len(a.ents) && int(a.ents[i].side) == side && int(a.ents[i].key) < k {
-				i++
+		row, k := &idx[side-byNext], 0 // row[k]: the first entry from k on
+		for ; i < len(ents) && int(ents[i].side) == side; i++ {
+			for ; k <= int(ents[i].key); k++ {
+				row[k] = uint16(i)
 			}
-			a.idx[side-byNext][k] = uint16(i)
+		}
+		for ; k < len(row); k++ {
+			row[k] = uint16(i)
 		}
 	}
 	a.keys = [2]byteSet{}
@@ -219,6 +224,10 @@ func (sc *Scanner) Disable(id int) {
 // Live reports whether some string is still searched for.
 func (sc *Scanner) Live() bool { return sc.live > 0 }
 
+// Chosen reports whether sc has chosen its anchors from the text seen:
+// the first runs search by the strings' first bytes (String.At) instead.
+func (sc *Scanner) Chosen() bool { return sc.tuned && !sc.first }
+
 // The anchors are chosen again after retune bytes, from a sample of the
 // run at hand; sooner while little text has been seen; later each time a
 // look chose again, up to maxRetune: text of two kinds in turn (a build's
@@ -232,11 +241,12 @@ const (
 )
 
 // Reset starts the search of b. Next then reports the occurrences in b.
-// The anchors are chosen on the first run, again after warmup bytes and
-// then every retune bytes or more (see maxRetune) when the bytes'
+// The first runs find each string by the byte its String.At names, or its
+// rarest; the anchors are chosen from the text after warmup bytes, then
+// again every retune bytes or more (see maxRetune) when the bytes'
 // frequencies moved, each time from the first sample bytes seen once the
-// time has come (runs of a line or two add up), and after Disable. The SIMD search is weighed from the
-// second choice on.
+// time has come (runs of a line or two add up), and after Disable. The
+// SIMD search is weighed at each choice.
 func (sc *Scanner) Reset(b []byte) {
 	sc.checkNarrow(len(sc.b))
 	sc.b, sc.cur = b, -1
@@ -244,14 +254,18 @@ func (sc *Scanner) Reset(b []byte) {
 	case !sc.tuned:
 		sc.t.add(b)
 		sc.t.estimate()
-		sc.t.choose(sc)
+		if sc.forceSIMD {
+			sc.t.choose(sc)
+		} else {
+			sc.t.chooseFirst(sc)
+		}
 		sc.tuned, sc.untune, sc.every = true, warmup, retune
 	case sc.untune <= 0:
 		if sc.simd && sc.t.grams == nil {
-			sc.t.grams = new(grams) // from the second choice on, as the windows
+			sc.t.grams = new(grams) // from the first choice from the text on, as the windows
 		}
 		if sc.t.add(b); sc.t.n >= sample {
-			if sc.t.estimate(); sc.t.moved() || sc.simd && !sc.w.tried {
+			if sc.t.estimate(); sc.first || sc.t.moved() || sc.simd && !sc.w.tried {
 				sc.t.choose(sc)
 				sc.every = min(2*sc.every, maxRetune)
 			}
@@ -397,7 +411,7 @@ func indexFrom(b []byte, from int, c byte) int {
 // Clone returns a new Scanner for sc's Set with every string searched for
 // again, and, when sc's anchors were last chosen for every string, those
 // anchors: a later run of the same command starts with what sc learnt
-// instead of choosing on its first run. sc is only read.
+// instead of from the strings' first bytes. sc is only read.
 func (sc *Scanner) Clone() *Scanner {
 	c := sc.set.NewScanner()
 	c.simd, c.simd512, c.forceSIMD = sc.simd, sc.simd512, sc.forceSIMD
@@ -425,6 +439,6 @@ func (sc *Scanner) Clone() *Scanner {
 		c.t.used[b] = true
 	}
 	c.w = sc.w.clone()
-	c.tuned, c.untune, c.every, c.chosenLive = true, warmup, retune, c.live
+	c.tuned, c.first, c.untune, c.every, c.chosenLive = true, sc.first, warmup, retune, c.live
 	return c
 }

@@ -3,6 +3,7 @@ package literal
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -280,6 +281,66 @@ func fuzzScanner(t *testing.T, simd path, text []byte, a, b, c string) {
 			long := bytes.Repeat(text, sample/len(text)+1)
 			check(t, ss, newScanner(ss, simd), long)
 		}
+		// the first runs searching by the bytes FirstAnchors chose
+		for i, at := range FirstAnchors(ss) {
+			ss[i].At = at
+		}
+		check(t, ss, newScanner(ss, simd), text)
+	}
+}
+
+// TestFirstAnchors: the first runs search each string by the byte its At
+// names, from the cover FirstAnchors chose over them all (few and rare
+// bytes), and the anchors are chosen from the text once enough of it has
+// been seen.
+func TestFirstAnchors(t *testing.T) {
+	ss := []String{
+		{Text: "connection refused"}, {Text: "Connection timed out"}, {Text: "connection reset by peer"},
+		{Text: "timed out", Fold: true}, {Text: "503 Service Unavailable"}, {Text: "x"}, {Text: ""},
+	}
+	at := FirstAnchors(ss)
+	want := map[byte]bool{}
+	for i, s := range ss {
+		if s.Text == "" {
+			if at[i] != 0 {
+				t.Errorf("the empty string has At %d, want 0", at[i])
+			}
+			continue
+		}
+		if at[i] < 1 || at[i] > len(s.Text) {
+			t.Fatalf("%q has At %d, outside it", s.Text, at[i])
+		}
+		ss[i].At = at[i]
+		c := lower[s.Text[at[i]-1]]
+		want[c] = true
+		if s.Fold && isLower(c) {
+			want[c-'a'+'A'] = true
+		}
+	}
+	if len(want) >= len(ss)-1 {
+		t.Errorf("the first anchors %v share no byte", want)
+	}
+	text := bytes.Repeat([]byte("GET /x 200 ok\nread: Connection timed out\n"), 4096)
+	for _, p := range paths() {
+		t.Run(name(p), func(t *testing.T) {
+			sc := newScanner(ss, p)
+			check(t, ss, sc, text[:100])
+			if p != pureGo {
+				return // forced, the SIMD search chooses on the first run
+			}
+			got := map[byte]bool{}
+			for _, c := range sc.active {
+				got[c] = true
+			}
+			if !maps.Equal(got, want) || sc.Chosen() {
+				t.Errorf("first run anchored on %q (chosen %t), want %q", sc.active, sc.Chosen(), slices.Collect(maps.Keys(want)))
+			}
+			check(t, ss, sc, text)
+			check(t, ss, sc, text)
+			if !sc.Chosen() {
+				t.Errorf("after %d bytes the anchors are still the first ones", 100+2*len(text))
+			}
+		})
 	}
 }
 

@@ -44,7 +44,7 @@ type tuner struct {
 	chosenEst [256]float64
 	picks     []pick   // the strings anchored, while choosing
 	sortKeys  []uint64 // the entries of an anchor, while sorting them
-	grams     *grams // for the SIMD search, from its second choice on; nil before and without
+	grams     *grams   // for the SIMD search, from the first choice from the text on; nil before and without
 }
 
 // grams counts the windows of text seen, hashed: exact, and with ASCII
@@ -133,11 +133,7 @@ func (t *tuner) estimate() {
 // SIMD search's windows: each string on the rarest chosen key it holds,
 // unless the SIMD search takes it.
 func (t *tuner) choose(sc *Scanner) {
-	for _, c := range sc.active {
-		sc.anchors[c] = anchor{}
-		t.used[c] = false
-	}
-	sc.active = sc.active[:0]
+	sc.clearAnchors()
 	t.chosenEst = t.est
 	// The SIMD search takes the strings it can when it costs less than
 	// the anchors they would need.
@@ -146,7 +142,29 @@ func (t *tuner) choose(sc *Scanner) {
 		sc.w.on = true
 		t.cover(sc)
 	}
-	var count [256]int32 // the entries of each anchor byte
+	sc.place(t.pickAll(sc))
+	sc.first = false
+}
+
+// chooseFirst anchors each string still searched for on its first byte
+// (lit.first), for the first runs: it needs no keys and no cover.
+func (t *tuner) chooseFirst(sc *Scanner) {
+	sc.clearAnchors()
+	t.chosenEst = t.est
+	sc.w.on = false
+	t.picks = t.picks[:0]
+	for id, l := range sc.set.lits {
+		if !sc.off[id] {
+			t.picks = append(t.picks, pick{id: int32(id), off: l.first, key: int16(keyOf(l.text[l.first], l.fold))})
+		}
+	}
+	sc.place(t.picks)
+	sc.first = true
+}
+
+// pickAll returns the strings still searched for that the SIMD search does
+// not take, each on the rarest key of the cover it holds.
+func (t *tuner) pickAll(sc *Scanner) []pick {
 	t.picks = t.picks[:0]
 	for id, l := range sc.set.lits {
 		if sc.off[id] || sc.w.covers(id) {
@@ -166,7 +184,24 @@ func (t *tuner) choose(sc *Scanner) {
 			off++
 		}
 		t.picks = append(t.picks, pick{id: int32(id), off: int32(off), key: int16(best)})
-		for _, c := range t.bytes(best) {
+	}
+	return t.picks
+}
+
+// clearAnchors takes every anchor out of use.
+func (sc *Scanner) clearAnchors() {
+	for _, c := range sc.active {
+		sc.anchors[c] = anchor{}
+		sc.t.used[c] = false
+	}
+	sc.active = sc.active[:0]
+}
+
+// place anchors each string of picks on the bytes of its key.
+func (sc *Scanner) place(picks []pick) {
+	var count [256]int32 // the entries of each anchor byte
+	for _, p := range picks {
+		for _, c := range sc.t.bytes(int(p.key)) {
 			count[c]++
 		}
 	}
@@ -176,7 +211,7 @@ func (t *tuner) choose(sc *Scanner) {
 	for c, m := range count {
 		if m > 0 {
 			sc.active = append(sc.active, byte(c))
-			t.used[c] = true
+			sc.t.used[c] = true
 			n += int(m)
 		}
 	}
@@ -188,17 +223,17 @@ func (t *tuner) choose(sc *Scanner) {
 	}
 	n = 0
 	for _, c := range sc.active {
-		sc.anchors[c].ents = sc.ents[n:n:n+int(count[c])]
+		sc.anchors[c].ents = sc.ents[n : n : n+int(count[c])]
 		n += int(count[c])
 	}
-	for _, p := range t.picks {
+	for _, p := range picks {
 		e := entry{lit: &sc.set.lits[p.id], id: p.id, off: p.off}
-		for _, c := range t.bytes(int(p.key)) {
-			sc.anchors[c].add(c, e)
+		for _, c := range sc.t.bytes(int(p.key)) {
+			sc.anchors[c].add(e)
 		}
 	}
 	for j, c := range sc.active {
-		t.sortKeys = sc.anchors[c].index(&sc.idxs[j], t.sortKeys)
+		sc.t.sortKeys = sc.anchors[c].index(&sc.idxs[j], sc.t.sortKeys)
 	}
 	sc.chosenLive = sc.live
 }
@@ -215,6 +250,7 @@ type pick struct {
 // It returns what they cost, in occurrences per byte of text and passes
 // counted at indexPass each.
 func (t *tuner) cover(sc *Scanner) float64 {
+	sc.set.keyIndex()
 	t.count = [numKeys]int32{}
 	t.chosen = [numKeys]bool{}
 	left, total := 0, 0.0
@@ -287,8 +323,8 @@ func (t *tuner) cost(k int) float64 {
 	return c
 }
 
-// add anchors entry e on a, the anchor of byte c.
-func (a *anchor) add(c byte, e entry) {
+// add anchors entry e on a.
+func (a *anchor) add(e entry) {
 	text, off := e.lit.text, int(e.off)
 	switch {
 	case off+4 <= len(text):

@@ -1,8 +1,9 @@
 //go:build genlits
 
 // Command genlits writes runner/classify/presets_lits.go: every preset
-// expression with the literals the prefilter reduces it to, so that the
-// first line of output looks them up instead of parsing and expanding.
+// expression with the literals the prefilter reduces it to, each with an
+// id and the byte its first runs search by, so that the first line of
+// output looks them up instead of parsing, expanding and choosing.
 // Run by go generate from the repository's root (generate.go).
 package main
 
@@ -29,34 +30,46 @@ func main() {
 	b.WriteString("package classify\n\n")
 	b.WriteString("import \"github.com/b0a38808/retry/runner/classify/literal\"\n\n")
 	b.WriteString("// presetLits is reduce of every expression of tableExprs, sorted by it,\n")
-	b.WriteString("// and each string's id: equal strings have one id, below tableStrings.\n")
+	b.WriteString("// with the byte each string's first runs search by (literal.FirstAnchors\n")
+	b.WriteString("// of all of them), and each string's id: equal strings have one id, below\n")
+	b.WriteString("// tableStrings.\n")
 	b.WriteString("var presetLits = []exprLits{\n")
+	// Each different string gets an id, in order of first appearance, and
+	// the byte its first runs search by, chosen over them all.
+	exprs := classify.TableExprs()
+	reduced := make([][]literal.String, len(exprs))
 	ids := map[literal.String]int{}
-	for _, e := range classify.TableExprs() {
+	var strs []literal.String
+	for i, e := range exprs {
+		reduced[i] = classify.Reduce(e)
+		for _, l := range reduced[i] {
+			if _, ok := ids[l]; !ok {
+				ids[l] = len(strs)
+				strs = append(strs, l)
+			}
+		}
+	}
+	at := literal.FirstAnchors(strs)
+	for i, e := range exprs {
 		fmt.Fprintf(&b, "\t{%q, ", e)
-		ls := classify.Reduce(e)
+		ls := reduced[i]
 		if ls == nil {
 			b.WriteString("nil, nil},\n")
 			continue
 		}
 		b.WriteString("[]literal.String{")
 		for _, l := range ls {
-			fmt.Fprintf(&b, "{Text: %q, Fold: %t}, ", l.Text, l.Fold)
+			fmt.Fprintf(&b, "{Text: %q, Fold: %t, At: %d}, ", l.Text, l.Fold, at[ids[l]])
 		}
 		b.WriteString("}, []uint16{")
 		for _, l := range ls {
-			id, ok := ids[l]
-			if !ok {
-				id = len(ids)
-				ids[l] = id
-			}
-			fmt.Fprintf(&b, "%d, ", id)
+			fmt.Fprintf(&b, "%d, ", ids[l])
 		}
 		b.WriteString("}},\n")
 	}
 	b.WriteString("}\n\n")
 	b.WriteString("// tableStrings is how many different strings presetLits holds.\n")
-	fmt.Fprintf(&b, "const tableStrings = %d\n", len(ids))
+	fmt.Fprintf(&b, "const tableStrings = %d\n", len(strs))
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "genlits:", err)

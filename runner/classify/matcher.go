@@ -28,10 +28,13 @@ type Pattern struct {
 	// "preset NAME".
 	From string
 	expr string
-	re   *regexp.Regexp
-	once sync.Once
-	lits []literal.String // one is in every match; nil for none
-	ids  []uint16         // their ids in presetLits; nil for another expression
+	// re is compiled by CompilePattern, or for an expression known to be
+	// valid (a preset's, the hint's) when a line first holds its strings.
+	reOnce sync.Once
+	re     *regexp.Regexp
+	once   sync.Once
+	lits   []literal.String // one is in every match; nil for none
+	ids    []uint16         // their ids in presetLits; nil for another expression
 }
 
 // literals returns the strings one of which every match holds, reduced
@@ -60,6 +63,22 @@ func CompilePattern(expr string) (*Pattern, error) {
 		return nil, fmt.Errorf("bad regular expression %q: %v", expr, err)
 	}
 	return &Pattern{expr: expr, re: re}, nil
+}
+
+// knownPattern returns the Pattern of expr, a constant expression that the
+// tests compile: its regular expression is compiled when first needed.
+func knownPattern(expr string) *Pattern {
+	return &Pattern{expr: expr}
+}
+
+// regexp returns p's compiled expression.
+func (p *Pattern) regexp() *regexp.Regexp {
+	p.reOnce.Do(func() {
+		if p.re == nil {
+			p.re = regexp.MustCompile(p.expr)
+		}
+	})
+	return p.re
 }
 
 // CompileHintPattern compiles a --hint-pattern: a line expression with
@@ -166,9 +185,9 @@ func NewMatcher(w Watch) *Matcher {
 	case w.Hints && w.HintPattern != nil:
 		m.hint = &probe{pat: w.HintPattern}
 	case w.Hints:
-		// hintProbe compiles the Retry-After expression when the first line
-		// arrives: an attempt that prints nothing, as most successful ones
-		// do on stderr, starts and ends without compiling it.
+		// hintProbe makes the Retry-After probe when the first line
+		// arrives, and its expression is compiled when a line holds its
+		// string: most attempts never compile it.
 		m.defaultHint = true
 	}
 	return m

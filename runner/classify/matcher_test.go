@@ -251,7 +251,7 @@ func reference(w Watch, data []byte) Output {
 		l := m.clip(raw)
 		if out.StopIf == nil {
 			for _, p := range w.StopIf {
-				if p.re.Match(l) {
+				if p.regexp().Match(l) {
 					out.StopIf = &Match{Pattern: p.expr, Stream: "stderr", Line: shorten(l)}
 					break
 				}
@@ -259,7 +259,7 @@ func reference(w Watch, data []byte) Output {
 		}
 		if out.StopIf == nil && out.RetryIf == nil {
 			for _, p := range w.RetryIf {
-				if p.re.Match(l) {
+				if p.regexp().Match(l) {
 					out.RetryIf = &Match{Pattern: p.expr, Stream: "stderr", Line: shorten(l)}
 					break
 				}
@@ -267,14 +267,14 @@ func reference(w Watch, data []byte) Output {
 		}
 		if out.FailIf == nil {
 			for _, p := range w.FailIf {
-				if p.re.Match(l) {
+				if p.regexp().Match(l) {
 					out.FailIf = &Match{Pattern: p.expr, Stream: "stderr", Line: shorten(l)}
 					break
 				}
 			}
 		}
 		if p := m.hintProbe(); p != nil {
-			if sub := p.pat.re.FindSubmatch(l); sub != nil {
+			if sub := p.pat.regexp().FindSubmatch(l); sub != nil {
 				if d, err := ParseRetryAfter(string(sub[1]), testNow); err == nil {
 					out.Hint, out.HasHint = d, true
 				}

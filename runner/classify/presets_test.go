@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -93,5 +94,54 @@ func BenchmarkAllPresets(b *testing.B) {
 		if out := m.Output(); out.RetryIf != nil || out.StopIf != nil {
 			b.Fatalf("benchmark output matched: %+v", out)
 		}
+	}
+}
+
+// TestPresetsCompile: every preset's expression, and the Retry-After
+// hint's, is a valid one: AddPreset leaves them to be compiled when a line
+// first holds their strings, and a bad one would panic there.
+func TestPresetsCompile(t *testing.T) {
+	for _, e := range tableExprs() {
+		if _, err := CompilePattern(e); err != nil {
+			t.Errorf("%v", err)
+		}
+	}
+	if _, err := CompileHintPattern(defaultHint); err != nil {
+		t.Errorf("the Retry-After expression: %v", err)
+	}
+}
+
+// TestPresetPatternsLazy: adding every preset compiles none of their
+// expressions; a line holding one rule's string compiles that rule's alone.
+func TestPresetPatternsLazy(t *testing.T) {
+	var r Rules
+	for _, p := range Presets() {
+		if err := r.AddPreset(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.Hints = true
+	all := slices.Concat(r.StopIf, r.RetryIf, r.FailIf)
+	compiled := func() (n int) {
+		for _, p := range all {
+			if p.re != nil {
+				n++
+			}
+		}
+		return n
+	}
+	if n := compiled(); n != 0 {
+		t.Fatalf("%d expressions compiled by AddPreset, want none", n)
+	}
+	m := r.NewMatcher(nil)
+	m.Writer("stderr").Write([]byte("building\nfatal: early EOF\n"))
+	if n := compiled(); n == 0 || n > 2 {
+		t.Errorf("%d expressions compiled after one line with a string of git's, want one or two", n)
+	}
+	if out := m.Output(); out.RetryIf == nil || !strings.Contains(out.RetryIf.Line, "early EOF") {
+		t.Errorf("the line was not matched: %+v", out)
+	}
+	if r.search.hint == nil || r.search.hint.re != nil {
+		t.Errorf("the Retry-After expression was compiled with no line holding its string")
 	}
 }

@@ -128,16 +128,13 @@ func (s *Search) keep(set *literal.Set, sc *literal.Scanner) {
 	}
 }
 
-// hintPattern returns the compiled Retry-After expression.
+// hintPattern returns the Retry-After Pattern, shared by the Search's
+// Matchers: its expression is compiled when a line first holds its string.
 func (s *Search) hintPattern() *Pattern {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.hint == nil {
-		pat, err := CompilePattern(defaultHint)
-		if err != nil {
-			panic(err) // a constant expression: a bug
-		}
-		s.hint = pat
+		s.hint = knownPattern(defaultHint)
 	}
 	return s.hint
 }
@@ -244,7 +241,7 @@ func (m *Matcher) always() bool {
 func (m *Matcher) line(stream string, l []byte) (decided bool) {
 	if m.out.StopIf == nil {
 		for i := range m.stop {
-			if p := &m.stop[i]; m.candidate(p) && p.pat.re.Match(l) {
+			if p := &m.stop[i]; m.candidate(p) && p.pat.regexp().Match(l) {
 				m.out.StopIf, decided = p.match(stream, l), true
 				break
 			}
@@ -252,7 +249,7 @@ func (m *Matcher) line(stream string, l []byte) (decided bool) {
 	}
 	if m.out.StopIf == nil && m.out.RetryIf == nil {
 		for i := range m.retry {
-			if p := &m.retry[i]; m.candidate(p) && p.pat.re.Match(l) {
+			if p := &m.retry[i]; m.candidate(p) && p.pat.regexp().Match(l) {
 				m.out.RetryIf, decided = p.match(stream, l), true
 				break
 			}
@@ -260,7 +257,7 @@ func (m *Matcher) line(stream string, l []byte) (decided bool) {
 	}
 	if m.out.FailIf == nil {
 		for i := range m.fail {
-			if p := &m.fail[i]; m.candidate(p) && p.pat.re.Match(l) {
+			if p := &m.fail[i]; m.candidate(p) && p.pat.regexp().Match(l) {
 				m.out.FailIf, decided = p.match(stream, l), true
 				break
 			}
@@ -296,8 +293,8 @@ func (m *Matcher) retire() {
 	}
 }
 
-// hintProbe returns the probe that finds hints, nil when hints are off. The
-// Retry-After expression is compiled on the first call.
+// hintProbe returns the probe that finds hints, nil when hints are off,
+// made on the first call.
 func (m *Matcher) hintProbe() *probe {
 	if m.hint == nil && m.defaultHint {
 		m.hint = &probe{pat: m.search.hintPattern()}
@@ -307,7 +304,7 @@ func (m *Matcher) hintProbe() *probe {
 
 // hintLine records the hint on l, when it holds a valid one.
 func (m *Matcher) hintLine(l []byte) {
-	sub := m.hint.pat.re.FindSubmatch(l)
+	sub := m.hint.pat.regexp().FindSubmatch(l)
 	if sub == nil {
 		return
 	}

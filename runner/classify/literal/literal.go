@@ -35,6 +35,7 @@ type Scanner struct {
 	active  []byte           // the anchor bytes in use, in increasing order
 	ents    []entry          // the anchors' entries, one after the other
 	idxs    [][2][257]uint16 // the anchors' tables, in the order of active
+	shared  bool             // ents and idxs are the Set's first anchors': read only
 	cur     int              // the anchor whose entries are being checked, -1 none
 
 	tuned  bool // the anchors have been chosen

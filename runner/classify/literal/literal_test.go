@@ -311,10 +311,10 @@ func TestFirstAnchors(t *testing.T) {
 			t.Fatalf("%q has At %d, outside it", s.Text, at[i])
 		}
 		ss[i].At = at[i]
-		c := lower[s.Text[at[i]-1]]
+		c := s.Text[at[i]-1]
 		want[c] = true
-		if s.Fold && isLower(c) {
-			want[c-'a'+'A'] = true
+		if c = lower[c]; s.Fold && isLower(c) {
+			want[c], want[c-'a'+'A'] = true, true
 		}
 	}
 	if len(want) >= len(ss)-1 {
@@ -369,4 +369,34 @@ func benchScanner(b *testing.B, sc *Scanner, text []byte) {
 			}
 		}
 	}
+}
+
+// TestFirstAnchorsShared: the Scanners of one Set share the first runs'
+// anchors, placed once, and a Scanner that chooses its own from the text,
+// or after Disable, leaves the others' as they were.
+func TestFirstAnchorsShared(t *testing.T) {
+	ss := []String{{Text: "connection refused"}, {Text: "timed out", Fold: true}, {Text: "EOF"}, {Text: "x"}}
+	set := NewSet(ss)
+	text := []byte("dial: connection refused\nread: Timed Out\nTIMED OUT\nunexpected EOF\nxyz\n")
+	a, b, c := set.NewScanner(), set.NewScanner(), set.NewScanner()
+	check(t, ss, a, text)
+	check(t, ss, b, text)
+	if !a.shared || !b.shared || &a.ents[0] != &b.ents[0] {
+		t.Fatalf("the first anchors are not shared: %t %t", a.shared, b.shared)
+	}
+	if first, again := string(a.active), string(b.active); first != again || len(a.active) != len(set.firstAnchors.active) {
+		t.Fatalf("the first anchors are %q and %q, want the Set's %q", first, again, set.firstAnchors.active)
+	}
+	first := string(a.active)
+	// Text full of the first anchors' bytes, so that a chooses others.
+	long := bytes.Repeat([]byte(first+" "+first+"\n"), 64<<10/(2*len(first)+2)+sample)
+	check(t, ss, a, long)
+	check(t, ss, a, long)
+	if !a.Chosen() || a.shared || string(a.active) == first {
+		t.Fatalf("a has not chosen its own anchors (chosen %t, shared %t, %q)", a.Chosen(), a.shared, a.active)
+	}
+	b.Disable(0) // b chooses for the strings left
+	scanAll(t, b, text)
+	check(t, ss, c, text) // c still starts on the anchors a and b left
+	check(t, ss, c, append(slices.Clone(text), long...))
 }

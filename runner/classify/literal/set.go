@@ -23,6 +23,11 @@ type String struct {
 // immutable and may be shared.
 type Set struct {
 	lits []lit
+	live int // the strings that are not empty
+	// firstAnchors are the anchors of the first runs, for every string,
+	// placed by the first Scanner that needs them.
+	firstOnce    sync.Once
+	firstAnchors placed
 	// The anchor keys, built when a Scanner first chooses its anchors
 	// from the text (keyIndex): the first runs need none.
 	keysOnce sync.Once
@@ -93,6 +98,9 @@ func NewSet(ss []String) *Set {
 			l.first = rarest(est, &l)
 		}
 		s.lits[i] = l
+		if len(l.text) > 0 {
+			s.live++
+		}
 	}
 	return s
 }

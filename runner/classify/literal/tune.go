@@ -3,6 +3,7 @@ package literal
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -152,6 +153,25 @@ func (t *tuner) chooseFirst(sc *Scanner) {
 	sc.clearAnchors()
 	t.chosenEst = t.est
 	sc.w.on = false
+	sc.first = true
+	if sc.live == sc.set.live {
+		// Every string: the Set's first anchors, placed once for all its
+		// Scanners.
+		placed := false
+		sc.set.firstOnce.Do(func() {
+			t.placeFirst(sc)
+			sc.set.firstAnchors, placed = sc.snapshot(), true
+		})
+		if !placed {
+			sc.restore(&sc.set.firstAnchors)
+		}
+		return
+	}
+	t.placeFirst(sc)
+}
+
+// placeFirst anchors each string still searched for on its first byte.
+func (t *tuner) placeFirst(sc *Scanner) {
 	t.picks = t.picks[:0]
 	for id, l := range sc.set.lits {
 		if !sc.off[id] {
@@ -159,7 +179,36 @@ func (t *tuner) chooseFirst(sc *Scanner) {
 		}
 	}
 	sc.place(t.picks)
-	sc.first = true
+}
+
+// placed is a Scanner's anchors, shared read only by the Scanners that
+// restore it.
+type placed struct {
+	active  []byte
+	anchors []anchor // in the order of active
+	ents    []entry
+	idxs    [][2][257]uint16
+}
+
+// snapshot returns sc's anchors; sc no longer writes to their arrays.
+func (sc *Scanner) snapshot() placed {
+	p := placed{active: slices.Clone(sc.active), ents: sc.ents, idxs: sc.idxs}
+	for _, c := range sc.active {
+		p.anchors = append(p.anchors, sc.anchors[c])
+	}
+	sc.shared = true
+	return p
+}
+
+// restore sets sc's anchors to p's, shared until sc next chooses.
+func (sc *Scanner) restore(p *placed) {
+	sc.active = append(sc.active, p.active...)
+	for i, c := range p.active {
+		sc.anchors[c] = p.anchors[i]
+		sc.t.used[c] = true
+	}
+	sc.ents, sc.idxs, sc.shared = p.ents, p.idxs, true
+	sc.chosenLive = sc.live
 }
 
 // pickAll returns the strings still searched for that the SIMD search does
@@ -215,12 +264,13 @@ func (sc *Scanner) place(picks []pick) {
 			n += int(m)
 		}
 	}
-	if cap(sc.ents) < n {
+	if cap(sc.ents) < n || sc.shared {
 		sc.ents = make([]entry, n)
 	}
-	if len(sc.idxs) < len(sc.active) {
+	if len(sc.idxs) < len(sc.active) || sc.shared {
 		sc.idxs = make([][2][257]uint16, len(sc.active))
 	}
+	sc.shared = false
 	n = 0
 	for _, c := range sc.active {
 		sc.anchors[c].ents = sc.ents[n : n : n+int(count[c])]

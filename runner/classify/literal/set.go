@@ -54,14 +54,14 @@ func (s *keySet) appendTo(ks []int16) []int16 {
 
 // lit is a String as the search uses it.
 type lit struct {
-	text  []byte // lower case when fold
-	fold  bool
-	first int32 // the offset of the byte the first runs anchor on
+	text []byte // lower case when fold
 	// A first check of the first 8 bytes, when the string has them: the
 	// bytes read as a little-endian word, or-ed with mask (0x20 on the
 	// letters of a folded string), equal head.
-	head8      bool
 	head, mask uint64
+	first      int32 // the offset of the byte the first runs anchor on
+	fold       bool
+	head8      bool
 }
 
 // NewSet compiles ss; a String's index in ss is its id. An empty String is

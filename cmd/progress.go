@@ -69,7 +69,7 @@ func (o *options) reporter(command []string, w io.Writer, getenv func(string) st
 	var redactor *redact.Redactor
 	if len(o.redact) > 0 {
 		if redactor, err = redact.New(o.redact); err != nil {
-			return nil, usagef("--redact takes a Go regular expression (RE2 syntax)", "--redact %s", err)
+			return nil, usagef("--redact takes a Go regular expression (RE2 syntax)", "--redact: %s", err)
 		}
 	}
 	return &reporter{

@@ -49,12 +49,12 @@ func New(patterns []string) (*Redactor, error) {
 			// in it would break the one line an error takes.
 			var serr *syntax.Error
 			if errors.As(err, &serr) {
-				return nil, fmt.Errorf("%q: error parsing regexp: %s", p, serr.Code)
+				return nil, fmt.Errorf("bad regular expression %q: %s", p, serr.Code)
 			}
-			return nil, fmt.Errorf("%q: %w", p, err)
+			return nil, fmt.Errorf("bad regular expression %q: %w", p, err)
 		}
 		if re.MatchString("") {
-			return nil, fmt.Errorf("%q: pattern matches the empty string", p)
+			return nil, fmt.Errorf("%q matches the empty string: it would hide nothing, or everything", p)
 		}
 		r.patterns = append(r.patterns, re)
 	}

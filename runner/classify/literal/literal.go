@@ -42,7 +42,7 @@ type Scanner struct {
 	first  bool // they are the strings' first bytes (tuner.chooseFirst)
 	untune int  // bytes to search before the anchors are chosen again
 	// every is how many bytes from one look at the frequencies to the
-	// next: retune, doubled at each choice they make, up to maxRetune.
+	// next: retune, doubled at each look, up to maxRetune.
 	every  int
 	retune bool // Disable changed the strings: choose again at the next Reset
 	// chosenLive is how many strings were searched for when the anchors
@@ -230,10 +230,11 @@ func (sc *Scanner) Live() bool { return sc.live > 0 }
 func (sc *Scanner) Chosen() bool { return sc.tuned && !sc.first }
 
 // The anchors are chosen again after retune bytes, from a sample of the
-// run at hand; sooner while little text has been seen; later each time a
-// look chose again, up to maxRetune: text of two kinds in turn (a build's
-// commands and its tests' output) would otherwise make every look choose,
-// at more than the search of the MiB between costs.
+// run at hand; sooner while little text has been seen; later at each look,
+// up to maxRetune: text of two kinds in turn (a build's commands and its
+// tests' output) would otherwise make every look choose, at more than the
+// search of the MiB between costs, and a look that chooses nothing still
+// costs a tenth of that search.
 const (
 	retune    = 1 << 20
 	maxRetune = 64 << 20
@@ -268,8 +269,8 @@ func (sc *Scanner) Reset(b []byte) {
 		if sc.t.add(b); sc.t.n >= sample {
 			if sc.t.estimate(); sc.first || sc.t.moved() || sc.simd && !sc.w.tried {
 				sc.t.choose(sc)
-				sc.every = min(2*sc.every, maxRetune)
 			}
+			sc.every = min(2*sc.every, maxRetune)
 			sc.untune = sc.every
 		}
 	case sc.retune:

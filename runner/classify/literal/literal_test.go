@@ -252,6 +252,27 @@ func TestRetuneBacksOff(t *testing.T) {
 	}
 }
 
+// TestLooksBackOff checks that text of one kind, on which no look chooses
+// again, is looked at ever more rarely too, up to maxRetune apart.
+func TestLooksBackOff(t *testing.T) {
+	ss := []String{{Text: "connection refused"}, {Text: "timed out", Fold: true}}
+	sc := newScanner(ss, pureGo)
+	run := bytes.Repeat([]byte("abc connection refused 123\n"), 10<<10)
+	var seen []int
+	for range 1000 {
+		sc.Reset(run)
+		for _, _, ok := sc.Next(); ok; _, _, ok = sc.Next() {
+		}
+		if len(seen) == 0 || seen[len(seen)-1] != sc.every {
+			seen = append(seen, sc.every)
+		}
+	}
+	want := []int{retune, 2 * retune, 4 * retune, 8 * retune, 16 * retune, 32 * retune, maxRetune}
+	if !slices.Equal(seen, want) {
+		t.Fatalf("bytes between looks %v, want %v", seen, want)
+	}
+}
+
 func FuzzScanner(f *testing.F) {
 	f.Add([]byte("timed out\nTIMED OUT\nconnection refused"), "timed out", "refused", "Out")
 	f.Add([]byte("aaaa\nab\n"), "aa", "a", "b")

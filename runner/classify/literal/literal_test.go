@@ -148,6 +148,7 @@ func TestScanner(t *testing.T) {
 		{"longer than the text", []String{{Text: "abcdef"}}, "abc"},
 		{"empty string never found", []String{{Text: ""}, {Text: "x"}}, "x"},
 		{"binary", []String{{Text: "\x00\xff"}, {Text: "\n"}}, "\x00\xff\n\x00"},
+		{"zero bytes", []String{{Text: "\x00\x00\x00\x00"}, {Text: "ab\x00\x00c"}}, "ab\x00\x00c\x00\x00\x00\x00\x00"},
 		{"not ASCII", []String{{Text: "\x00\xff\x80"}, {Text: "é\xffa"}, {Text: "aéb", Fold: true}, {Text: "abcd\x80"}}, "\x00\xff\x80é\xffaAéBabcd\x80"},
 	}
 	for _, simd := range paths() {
@@ -160,6 +161,11 @@ func TestScanner(t *testing.T) {
 				for pad := range 70 {
 					text := strings.Repeat("-", pad) + tt.text + strings.Repeat("_", 70-pad)
 					check(t, tt.ss, sc, []byte(text))
+				}
+				// and at the end of runs of every length up to a few
+				// blocks, where the lookup's last block would read past
+				for pad := range 140 {
+					check(t, tt.ss, sc, []byte(strings.Repeat("-", pad)+tt.text))
 				}
 			})
 		}

@@ -38,32 +38,6 @@ type cand struct {
 // buckets returns the buckets of position k of c.
 func (c *cand) buckets(k int) uint16 { return uint16(c.out[0][k]) | uint16(c.out[1][k])<<8 }
 
-// block looks up the 32 positions of b from i on into c in Go, as scanAVX2
-// does, for the end of a run: a position whose window does not fit is no
-// candidate.
-func (t *tables) block(b []byte, i int, c *cand) {
-	c.at, c.bits = i, 0
-	for k := range 32 {
-		for h := range 2 {
-			m := byte(0)
-			if i+k+winSize <= len(b) {
-				m = 0xff
-				for j := range winSize {
-					x := b[i+k+j]
-					m &= t.lo[h][j][x&15] & t.hi[h][j][x>>4]
-					if x >= 0x80 {
-						m = 0 // as VPSHUFB does
-					}
-				}
-			}
-			c.out[h][k] = m
-			if m != 0 {
-				c.bits |= 1 << k
-			}
-		}
-	}
-}
-
 // wnext moves the SIMD search on to its next occurrence.
 func (sc *Scanner) wnext() {
 	w := &sc.w
@@ -97,28 +71,53 @@ func (sc *Scanner) wnext() {
 func (sc *Scanner) refill() bool {
 	w, b := &sc.w, sc.b
 	w.ci, w.t.n = -1, 0
+	reach := 34 // how far past its start a block's lookup reads
+	if sc.simd512 {
+		reach = 66
+	}
 	for w.t.n == 0 {
 		switch {
 		case w.next+winSize > len(b):
 			return false
-		case w.next+34 >= len(b): // the end of the run, in Go
-			if w.t.block(b, w.next, &w.t.found[0]); w.t.found[0].bits != 0 {
-				w.t.n = 1
-			}
-			w.next += 32
-		case sc.simd512 && w.next+66 < len(b):
-			if w.narrow {
-				w.next = scan512Narrow(&w.t, b, w.next)
-			} else {
-				w.next = scan512(&w.t, b, w.next)
-			}
-		case w.narrow:
-			w.next = scanAVX2Narrow(&w.t, b, w.next)
+		case w.next+reach >= len(b):
+			sc.tail(reach)
 		default:
-			w.next = scanAVX2(&w.t, b, w.next)
+			w.next = sc.lookup(b, w.next)
 		}
 	}
 	return true
+}
+
+// lookup runs the lookup that suits the windows on the blocks of b from i
+// on, and returns the first block not looked up.
+func (sc *Scanner) lookup(b []byte, i int) int {
+	w := &sc.w
+	switch {
+	case sc.simd512 && w.narrow:
+		return scan512Narrow(&w.t, b, i)
+	case sc.simd512:
+		return scan512(&w.t, b, i)
+	case w.narrow:
+		return scanAVX2Narrow(&w.t, b, i)
+	}
+	return scanAVX2(&w.t, b, i)
+}
+
+// tail looks up the end of the run, from next on, where a block's lookup
+// would read past it (fewer than reach bytes are left): in one block of a
+// copy padded with bytes from 0x80 on, which no window holds, so that no
+// position whose window does not fit in the run is a candidate.
+func (sc *Scanner) tail(reach int) {
+	w := &sc.w
+	n := copy(w.pad[:], sc.b[w.next:])
+	for i := n; i < len(w.pad); i++ {
+		w.pad[i] = 0x80
+	}
+	sc.lookup(w.pad[:reach+1], 0)
+	for i := range w.t.n {
+		w.t.found[i].at += w.next
+	}
+	w.next = len(sc.b)
 }
 
 // verify adds to pend the strings of the windows of buckets m that occur

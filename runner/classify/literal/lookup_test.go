@@ -45,6 +45,31 @@ func TestScan512(t *testing.T) {
 	testScan(t, scan512, scan512Narrow, 64)
 }
 
+// block looks up the 32 positions of b from i on into c in Go, as scanAVX2
+// does: a position whose window does not fit is no candidate.
+func (t *tables) block(b []byte, i int, c *cand) {
+	c.at, c.bits = i, 0
+	for k := range 32 {
+		for h := range 2 {
+			m := byte(0)
+			if i+k+winSize <= len(b) {
+				m = 0xff
+				for j := range winSize {
+					x := b[i+k+j]
+					m &= t.lo[h][j][x&15] & t.hi[h][j][x>>4]
+					if x >= 0x80 {
+						m = 0 // as VPSHUFB does
+					}
+				}
+			}
+			c.out[h][k] = m
+			if m != 0 {
+				c.bits |= 1 << k
+			}
+		}
+	}
+}
+
 // fillFull fills t.full from the nibble tables, for lookups that find what
 // scanAVX2 finds; then, with sparse, takes out a random half of its bits,
 // as tables of the windows' own bytes have fewer.

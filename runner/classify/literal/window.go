@@ -160,12 +160,13 @@ type windows struct {
 	est    []float64 // by shared window: how often it occurs, plus winCost
 	order  []int32   // the windows, most frequent first, while filling buckets
 
-	at   int    // the window position of the occurrences in pend; -1 not searched yet, len(b) none
-	pend []went // the occurrences at at
-	pi   int    // the one reported last
-	ci   int    // the block of t.found being checked
-	bits uint32 // its candidates not yet checked
-	next int    // the next block to look up
+	at   int      // the window position of the occurrences in pend; -1 not searched yet, len(b) none
+	pend []went   // the occurrences at at
+	pi   int      // the one reported last
+	ci   int      // the block of t.found being checked
+	bits uint32   // its candidates not yet checked
+	next int      // the next block to look up
+	pad  [67]byte // the end of the run, padded for one block's lookup (tail)
 }
 
 // win is a window chosen: its bytes, the bits that fold them (0x20 on the

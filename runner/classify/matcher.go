@@ -154,6 +154,7 @@ type Matcher struct {
 	out         Output
 	idx         *index   // built on the first line
 	probes      []*probe // all of them, once idx is built
+	anyAlways   bool     // always(), kept from build and each retire
 	search      *Search  // where idx's set comes from
 	gen         uint64   // counts the lines matched
 }

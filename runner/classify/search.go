@@ -152,6 +152,7 @@ func (m *Matcher) build() {
 	set, ids := m.search.compiled(pats)
 	sc, first := m.search.scanner(set)
 	m.idx = &index{sc: sc, owners: ids, set: set, first: first}
+	m.anyAlways = m.always()
 }
 
 // all returns the matcher's probes, stop, retry, fail, then the hint's.
@@ -180,7 +181,7 @@ func (m *Matcher) scan(stream string, r []byte) {
 		m.build()
 	}
 	sc := m.idx.sc
-	always := m.always()
+	always := m.anyAlways
 	if !always && !sc.Live() {
 		return
 	}
@@ -215,7 +216,7 @@ func (m *Matcher) scan(stream string, r []byte) {
 				return
 			}
 			m.retire()
-			always = m.always()
+			always = m.anyAlways
 		}
 		s = e + 1
 	}
@@ -291,6 +292,7 @@ func (m *Matcher) retire() {
 			m.idx.sc.Disable(id)
 		}
 	}
+	m.anyAlways = m.always()
 }
 
 // hintProbe returns the probe that finds hints, nil when hints are off,

@@ -56,15 +56,18 @@ func (sc *Scanner) fillBuckets() {
 		return int(a - b)
 	})
 	// Up to 8 windows, each has a bucket of its own on the narrow lookup.
+	// The 16 buckets go first: filling them costs less than filling 8
+	// (see assignBytes), so they are the ones filled again.
 	pass := sc.pass()
+	wide := 0.0
+	if len(w.wins) > 8 {
+		wide = pass.wide + sc.assign(numBuckets)*candCost
+	}
 	narrow := pass.narrow + sc.assign(8)*candCost
 	w.narrow, w.cost = true, narrow
-	if len(w.wins) > 8 {
-		if wide := pass.wide + sc.assign(numBuckets)*candCost; wide < narrow || w.wideOnly {
-			w.narrow, w.cost = false, wide
-		} else {
-			sc.assign(8)
-		}
+	if len(w.wins) > 8 && (wide < narrow || w.wideOnly) {
+		sc.assign(numBuckets)
+		w.narrow, w.cost = false, wide
 	}
 	sc.fillTables()
 }
@@ -111,17 +114,29 @@ func (sc *Scanner) assign(nb int) float64 {
 
 // assignBytes is assign for the lookups by whole byte (scan512): at each
 // byte of a window a bucket lets through the bytes its windows have there,
-// not every byte whose nibbles some of them have.
+// not every byte whose nibbles some of them have. Where the sample's text
+// was kept, the candidates are also counted there (sim.go) and the two
+// blended: at each placing for 8 buckets, which must share more; for 16,
+// once they are filled, which costs a tenth as much.
 func (sc *Scanner) assignBytes(nb int) float64 {
 	est := &sc.t.est
 	var set [numBuckets][winSize]byteSet
 	var mass [numBuckets][winSize]float64
-	return sc.w.greedy(nb, func(b int, v *win) float64 {
+	s := sc.w.trial(sc.t.grams)
+	blend := func(count int, p float64) float64 {
+		return (float64(count) + p*priorWeight) / (float64(s.n) + priorWeight)
+	}
+	inGreedy := s != nil && nb <= 8
+	total := sc.w.greedy(nb, func(b int, v *win) float64 {
 		p := 1.0
 		for j := range winSize {
 			p *= mass[b][j] + v.newMass(est, &set[b][j], j)
 		}
-		return p
+		if !inGreedy {
+			return p
+		}
+		s.place(v)
+		return blend(s.with(b), p)
 	}, func(b int, v *win) {
 		for j := range winSize {
 			mass[b][j] += v.newMass(est, &set[b][j], j)
@@ -129,7 +144,28 @@ func (sc *Scanner) assignBytes(nb int) float64 {
 			set[b][j].add(c)
 			set[b][j].add(alt)
 		}
+		if s != nil {
+			s.place(v)
+			s.add(b)
+		}
 	})
+	if s != nil && !inGreedy {
+		total = blend(s.count(), total)
+	}
+	return total
+}
+
+// trial returns w's trials of the lookups, loaded with the text of the
+// sample tr kept, or nil when there is none.
+func (w *windows) trial(tr *grams) *sim {
+	if tr == nil || tr.estTextN < simSample {
+		return nil
+	}
+	if w.sim == nil {
+		w.sim = new(sim)
+	}
+	w.sim.load(tr.estText[:tr.estTextN])
+	return w.sim
 }
 
 // greedy puts the windows into nb buckets, the most frequent first, each

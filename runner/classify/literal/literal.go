@@ -422,7 +422,7 @@ func (sc *Scanner) Clone() *Scanner {
 	}
 	c.t.est = sc.t.est
 	if sc.t.grams != nil {
-		c.t.grams = &grams{est: sc.t.grams.est, estN: sc.t.grams.estN}
+		c.t.grams = &grams{est: sc.t.grams.est, estN: sc.t.grams.estN, estText: sc.t.grams.estText, estTextN: sc.t.grams.estTextN}
 	}
 	c.active = append(c.active, sc.active...)
 	n := 0

@@ -55,6 +55,10 @@ type grams struct {
 	n     int
 	est   [2][gramSize]uint16 // at the last estimate
 	estN  int
+	// The first bytes of the sample, and at the last estimate: the
+	// buckets are tried on them (sim.go).
+	text, estText   [simSample]byte
+	textN, estTextN int
 }
 
 const gramSize = 1 << 12
@@ -113,6 +117,9 @@ func (t *tuner) add(b []byte) {
 	if t.grams != nil && t.n < gramSample {
 		t.grams.add(b[:min(len(b), gramSample-t.n)])
 	}
+	if tr := t.grams; tr != nil {
+		tr.textN += copy(tr.text[tr.textN:], b)
+	}
 	t.n += min(len(b), sample-t.n)
 }
 
@@ -127,6 +134,7 @@ func (t *tuner) estimate() {
 	if tr := t.grams; tr != nil {
 		tr.est, tr.estN = tr.count, tr.n
 		tr.count, tr.n = [2][gramSize]uint16{}, 0
+		tr.estText, tr.estTextN, tr.textN = tr.text, tr.textN, 0
 	}
 }
 

@@ -159,6 +159,7 @@ type windows struct {
 	live   []int32   // by shared window: the strings not yet covered that hold it
 	est    []float64 // by shared window: how often it occurs, plus winCost
 	order  []int32   // the windows, most frequent first, while filling buckets
+	sim    *sim      // the buckets tried on text, while filling them; nil before
 
 	at   int      // the window position of the occurrences in pend; -1 not searched yet, len(b) none
 	pend []went   // the occurrences at at
@@ -194,6 +195,6 @@ func (w *windows) clone() windows {
 	c.byBucket, c.order, c.heap = slices.Clone(w.byBucket), nil, nil
 	c.mark = make([]int32, len(w.mark))
 	c.live, c.est = make([]int32, len(w.live)), make([]float64, len(w.est))
-	c.pend = nil
+	c.pend, c.sim = nil, nil
 	return c
 }

@@ -1,0 +1,101 @@
+package literal
+
+import "math/bits"
+
+// The buckets of the lookups by whole byte (scan512) are weighed on text
+// too, not only on the bytes' frequencies: a bucket lets through every
+// position whose four bytes it has, each at its place, and in text those
+// bytes are far from independent (a bucket of "atch", "cann" and "lock"
+// lets through the "cach" of every "cache").
+
+// simSample is how many bytes of each sample the lookups are tried on.
+const simSample = 4 << 10
+
+const simWords = simSample / 64
+
+// sim tries the buckets' lookups on a sample of text.
+type sim struct {
+	n   int                                   // positions in the sample
+	pos [128][simWords]uint64                 // by ASCII byte: where it is in the sample
+	acc [numBuckets][winSize][simWords]uint64 // by bucket and byte of the window: the positions whose byte there the bucket has
+	win [winSize][simWords]uint64             // the window being placed: the positions whose byte there it has
+	cur *win                                  // that window
+}
+
+// load starts the trials on text, with every bucket empty.
+func (s *sim) load(text []byte) {
+	s.pos = [128][simWords]uint64{}
+	s.n = min(len(text), simSample)
+	for p, c := range text[:s.n] {
+		if c < 0x80 {
+			s.pos[c][p/64] |= 1 << (p % 64)
+		}
+	}
+	s.acc = [numBuckets][winSize][simWords]uint64{}
+	s.cur = nil
+}
+
+// place makes v the window being placed.
+func (s *sim) place(v *win) {
+	if s.cur == v {
+		return
+	}
+	s.cur = v
+	for j := range winSize {
+		c, alt := v.byteAt(j)
+		s.win[j] = shifted(&s.pos[c], j)
+		if alt != c {
+			o := shifted(&s.pos[alt], j)
+			for i := range s.win[j] {
+				s.win[j][i] |= o[i]
+			}
+		}
+	}
+}
+
+// shifted returns the positions p of x at p+j.
+func shifted(x *[simWords]uint64, j int) (y [simWords]uint64) {
+	if j == 0 {
+		return *x
+	}
+	for i := range x {
+		y[i] = x[i] >> j
+		if i+1 < len(x) {
+			y[i] |= x[i+1] << (64 - j)
+		}
+	}
+	return y
+}
+
+// with returns how many positions of the sample bucket b lets through with
+// the window being placed in it.
+func (s *sim) with(b int) int {
+	a, w := &s.acc[b], &s.win
+	n := 0
+	for i := range simWords {
+		n += bits.OnesCount64((a[0][i] | w[0][i]) & (a[1][i] | w[1][i]) & (a[2][i] | w[2][i]) & (a[3][i] | w[3][i]))
+	}
+	return n
+}
+
+// add puts the window being placed into bucket b.
+func (s *sim) add(b int) {
+	for j := range winSize {
+		for i := range simWords {
+			s.acc[b][j][i] |= s.win[j][i]
+		}
+	}
+}
+
+// count returns how many positions of the sample the buckets let through,
+// summed over the buckets.
+func (s *sim) count() int {
+	n := 0
+	for b := range s.acc {
+		a := &s.acc[b]
+		for i := range simWords {
+			n += bits.OnesCount64(a[0][i] & a[1][i] & a[2][i] & a[3][i])
+		}
+	}
+	return n
+}

@@ -1,0 +1,77 @@
+package literal
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestSim checks the trials of the buckets against the obvious count: the
+// positions of the text whose four bytes a bucket's windows have, each at
+// its place.
+func TestSim(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const alphabet = "abcdeABCDE 01.\n\x80"
+	for round := range 200 {
+		text := make([]byte, simSample)
+		for i := range text {
+			text[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		var wins []win
+		for range 1 + r.IntN(20) {
+			k := uint32(0)
+			for j := range winSize {
+				k |= uint32(alphabet[r.IntN(len(alphabet)-2)]) << (8 * j)
+			}
+			if r.IntN(2) == 0 {
+				k |= winFold
+			}
+			v := newWin(k, 0)
+			v.bucket = int8(r.IntN(numBuckets))
+			wins = append(wins, v)
+		}
+		var s sim
+		s.load(text)
+		var sets [numBuckets][winSize]byteSet
+		total := 0
+		for i := range wins {
+			v := &wins[i]
+			s.place(v)
+			b := int(v.bucket)
+			for j := range winSize {
+				c, alt := v.byteAt(j)
+				sets[b][j].add(c)
+				sets[b][j].add(alt)
+			}
+			want := 0
+			for p := 0; p+winSize <= len(text); p++ {
+				ok := true
+				for j := range winSize {
+					ok = ok && sets[b][j].has(text[p+j])
+				}
+				if ok {
+					want++
+				}
+			}
+			if got := s.with(b); got != want {
+				t.Fatalf("round %d, window %d: bucket %d lets through %d positions, want %d", round, i, b, got, want)
+			}
+			s.add(b)
+			if i == len(wins)-1 {
+				for b := range numBuckets {
+					for p := 0; p+winSize <= len(text); p++ {
+						ok := true
+						for j := range winSize {
+							ok = ok && sets[b][j].has(text[p+j])
+						}
+						if ok {
+							total++
+						}
+					}
+				}
+			}
+		}
+		if got := s.count(); got != total {
+			t.Fatalf("round %d: the buckets let through %d positions, want %d", round, got, total)
+		}
+	}
+}

@@ -54,6 +54,27 @@ func (sc *Scanner) fillTables() {
 	for i := range w.wins {
 		w.addFilter(w.wins[i].key, w.wins[i].fold)
 	}
+	for i := range w.wins {
+		sc.fillAfter(&w.wins[i])
+	}
+}
+
+// fillAfter records the bytes v's strings hold right after it.
+func (sc *Scanner) fillAfter(v *win) {
+	v.after, v.ends = byteSet{}, false
+	for _, e := range sc.w.ents[v.from:v.to] {
+		l := &sc.set.lits[e.id]
+		i := int(e.off) + winSize
+		if i >= len(l.text) {
+			v.ends = true
+			return
+		}
+		c := l.text[i]
+		v.after.add(c)
+		if l.fold && isLower(c) {
+			v.after.add(c - 'a' + 'A')
+		}
+	}
 }
 
 // filterSize is how many bits the filter of the windows holds.

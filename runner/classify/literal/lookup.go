@@ -132,7 +132,7 @@ func (sc *Scanner) verify(p int, m uint16) bool {
 		bk := bits.TrailingZeros16(m)
 		for _, i := range w.byBucket[w.bucket[bk]:w.bucket[bk+1]] {
 			x := &w.wins[i]
-			if v|x.fold != x.key {
+			if v|x.fold != x.key || !x.ends && (p+winSize >= len(b) || !x.after.has(b[p+winSize])) {
 				continue
 			}
 			for _, e := range w.ents[x.from:x.to] {

@@ -178,6 +178,10 @@ type win struct {
 	est       float64
 	lo, hi    [winSize]uint16 // the nibbles of its bytes, as bit sets
 	bucket    int8
+	// after has the bytes its strings hold right after it, in each case
+	// a folded one matches, unless ends: some string ends with it.
+	after byteSet
+	ends  bool
 }
 
 // went is a string found through a window: the window is off bytes after

@@ -56,45 +56,57 @@ func (sc *Scanner) fillBuckets() {
 		return int(a - b)
 	})
 	// Up to 8 windows, each has a bucket of its own on the narrow lookup.
-	// The 16 buckets go first: filling them costs less than filling 8
-	// (see assignBytes), so they are the ones filled again.
+	// The 16 buckets are weighed first as assignBytes fills them quickly,
+	// and filled again with the sample's text when they are taken.
 	pass := sc.pass()
 	wide := 0.0
 	if len(w.wins) > 8 {
-		wide = pass.wide + sc.assign(numBuckets)*candCost
+		wide = pass.wide + sc.assign(numBuckets, false)*candCost
 	}
-	narrow := pass.narrow + sc.assign(8)*candCost
+	narrow := pass.narrow + sc.assign(8, true)*candCost
 	w.narrow, w.cost = true, narrow
+	w.leakCands, w.leakBytes = 0, 0
 	if len(w.wins) > 8 && (wide < narrow || w.wideOnly) {
-		sc.assign(numBuckets)
-		w.narrow, w.cost = false, wide
+		w.narrow, w.cost = false, pass.wide+sc.assign(numBuckets, true)*candCost
 	}
 	sc.fillTables()
 }
 
+// leakSpan is how many bytes of text the 8 buckets' candidates are counted
+// over before they are weighed against the 16's.
+const leakSpan = 4 << 20
+
 // checkNarrow moves the windows to 16 buckets when the 8 let through more
-// candidates a byte on the run of n bytes just searched than the 16 would
-// cost more (with few: see lookupCost): the estimates take the bytes as
-// independent, and the candidates of text can be several times as many.
+// candidates a byte than the 16 would cost more (with few: see
+// lookupCost), counted over leakSpan bytes of text (n more were just
+// searched): the estimates rest on a sample, and text may let through
+// several times as many. One run of text of another kind does not move them.
 func (sc *Scanner) checkNarrow(n int) {
 	w := &sc.w
 	pass := sc.pass()
 	limit := (pass.wide - pass.narrow) / candCost
-	if w.on && w.narrow && len(w.wins) > 8 && n >= 16<<10 && float64(w.cands) > limit*float64(n) {
-		w.wideOnly = true
-		sc.assign(numBuckets)
-		w.narrow = false
-		sc.fillTables()
+	if w.on && w.narrow && len(w.wins) > 8 {
+		w.leakCands, w.leakBytes = w.leakCands+w.cands, w.leakBytes+n
+		if float64(w.leakCands) > limit*leakSpan {
+			w.wideOnly = true
+			sc.assign(numBuckets, true)
+			w.narrow = false
+			sc.fillTables()
+		}
+		if w.leakBytes >= leakSpan {
+			w.leakCands, w.leakBytes = 0, 0
+		}
 	}
 	w.cands = 0
 }
 
 // assign puts the windows into nb buckets, the most frequent first, each
 // into the bucket whose candidates it adds the fewest to, and returns the
-// candidates expected per byte of text, were the bytes independent.
-func (sc *Scanner) assign(nb int) float64 {
+// candidates expected per byte of text, were the bytes independent; with
+// trial, assignBytes weighs each placing on text too.
+func (sc *Scanner) assign(nb int, trial bool) float64 {
 	if sc.simd512 {
-		return sc.assignBytes(nb)
+		return sc.assignBytes(nb, trial)
 	}
 	est := &sc.t.est
 	var lo, hi [numBuckets][winSize]uint16
@@ -116,9 +128,9 @@ func (sc *Scanner) assign(nb int) float64 {
 // byte of a window a bucket lets through the bytes its windows have there,
 // not every byte whose nibbles some of them have. Where the sample's text
 // was kept, the candidates are also counted there (sim.go) and the two
-// blended: at each placing for 8 buckets, which must share more; for 16,
-// once they are filled, which costs a tenth as much.
-func (sc *Scanner) assignBytes(nb int) float64 {
+// blended: at each placing with inGreedy, else once the buckets are filled,
+// which costs a tenth as much.
+func (sc *Scanner) assignBytes(nb int, inGreedy bool) float64 {
 	est := &sc.t.est
 	var set [numBuckets][winSize]byteSet
 	var mass [numBuckets][winSize]float64
@@ -126,7 +138,7 @@ func (sc *Scanner) assignBytes(nb int) float64 {
 	blend := func(count int, p float64) float64 {
 		return (float64(count) + p*priorWeight) / (float64(s.n) + priorWeight)
 	}
-	inGreedy := s != nil && nb <= 8
+	inGreedy = inGreedy && s != nil
 	total := sc.w.greedy(nb, func(b int, v *win) float64 {
 		p := 1.0
 		for j := range winSize {

@@ -136,17 +136,19 @@ type windows struct {
 	on    bool // the search is on: ready, and cheaper than the anchors
 	ready bool // windows are chosen for the strings still searched for
 	tried bool // windows were chosen once
-	// wideOnly is set when the 8 buckets let through too many candidates
-	// on a run, until the windows are chosen again; cands counts them.
-	wideOnly bool
-	cands    int
-	cost     float64 // what it costs, in occurrences per byte of text (see indexPass)
-	narrow   bool    // the windows are in buckets 0 to 7 alone
-	t        tables
-	pick     []int32 // by string: the window chosen, in wins, -1 none
-	pickOff  []int32 // by string: where in it the window is
-	wins     []win   // the windows chosen
-	ents     []went  // the strings of each window
+	// wideOnly is set when the 8 buckets let through too many candidates,
+	// until the windows are chosen again; cands counts them on a run,
+	// leakCands over leakBytes of text (see checkNarrow).
+	wideOnly             bool
+	cands                int
+	leakCands, leakBytes int
+	cost                 float64 // what it costs, in occurrences per byte of text (see indexPass)
+	narrow               bool    // the windows are in buckets 0 to 7 alone
+	t                    tables
+	pick                 []int32 // by string: the window chosen, in wins, -1 none
+	pickOff              []int32 // by string: where in it the window is
+	wins                 []win   // the windows chosen
+	ents                 []went  // the strings of each window
 	// byBucket lists the windows of each bucket, from bucket[i] to
 	// bucket[i+1].
 	byBucket []int32

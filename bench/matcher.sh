@@ -13,6 +13,9 @@
 # $TMPDIR (default /tmp), removed at exit.
 # Usage: bench/matcher.sh [MiB] [runs] [corpus...]   (default 256 5 log build base64)
 #   RETRY=BINARY measures BINARY instead of a build of the work tree.
+#   BASE=BINARY measures BINARY too, in the same rounds, on rows of its own.
+#   SETS=REGEXP measures only the rule sets whose name matches REGEXP
+#   (grep -E), as SETS='^all' for all presets at once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +30,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/retry-matcher.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 if [ -n "${RETRY:-}" ]; then cp "$RETRY" "$work/retry"; else go build -o "$work/retry" .; fi
 retry=$work/retry
+builds=(retry)
+if [ -n "${BASE:-}" ]; then cp "$BASE" "$work/base"; builds+=(base); fi
 
 # repeat CHUNK OUT: CHUNK repeated to mib MiB in OUT.
 repeat() {
@@ -79,6 +84,14 @@ sets=("none (default hint)	")
 sets+=("three --retry-if	--retry-if	connection refused	--retry-if	(?i)timed? ?out	--retry-if	HTTP/[0-9.]+ 50[234] ")
 for p in "${presets[@]}"; do sets+=("--preset $p	--preset	$p"); done
 sets+=("all ${#presets[@]} presets	$(IFS=$'\t'; echo "${all[*]}")")
+if [ -n "${SETS:-}" ]; then
+  kept=()
+  for set in "${sets[@]}"; do
+    if grep -Eq -- "$SETS" <<<"${set%%	*}"; then kept+=("$set"); fi
+  done
+  [ ${#kept[@]} -gt 0 ] || { echo "SETS=$SETS matches no rule set" >&2; exit 1; }
+  sets=("${kept[@]}")
+fi
 
 # args N: the arguments of rule set N, in the array a.
 args() {
@@ -119,7 +132,9 @@ for corpus in "${corpora[@]}"; do
     measure "$corpus cat" sh -c 'cat "$1" | cat >/dev/null' sh "$data"
     for n in "${!sets[@]}"; do
       args "$n"
-      measure "$corpus $n" sh -c '"$@" 2>&1 >/dev/null | cat >/dev/null' sh "$retry" -a 1 "${a[@]}" -- sh -c 'cat "$1" >&2' sh "$data"
+      for b in "${builds[@]}"; do
+        measure "$corpus $n $b" sh -c '"$@" 2>&1 >/dev/null | cat >/dev/null' sh "$work/$b" -a 1 "${a[@]}" -- sh -c 'cat "$1" >&2' sh "$data"
+      done
     done
   done
   bytes=$(wc -c <"$data")
@@ -132,7 +147,10 @@ for corpus in "${corpora[@]}"; do
   }
   report "cat | cat" "${best_s[$corpus cat]}" "${best_rss[$corpus cat]}"
   for n in "${!sets[@]}"; do
-    report "${sets[$n]%%	*}" "${best_s[$corpus $n]}" "${best_rss[$corpus $n]}"
+    report "${sets[$n]%%	*}" "${best_s[$corpus $n retry]}" "${best_rss[$corpus $n retry]}"
+    if [ -n "${BASE:-}" ]; then
+      report "  (BASE)" "${best_s[$corpus $n base]}" "${best_rss[$corpus $n base]}"
+    fi
   done
   rm -f "$data"
 done

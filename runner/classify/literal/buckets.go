@@ -65,7 +65,7 @@ func (sc *Scanner) fillBuckets() {
 	}
 	narrow := pass.narrow + sc.assign(8, true)*candCost
 	w.narrow, w.cost = true, narrow
-	w.leakCands, w.leakBytes = 0, 0
+	w.leakCands, w.leakBytes, w.seenCands, w.seenBytes = 0, 0, 0, 0
 	if len(w.wins) > 8 && (wide < narrow || w.wideOnly) {
 		w.narrow, w.cost = false, pass.wide+sc.assign(numBuckets, true)*candCost
 	}
@@ -76,18 +76,27 @@ func (sc *Scanner) fillBuckets() {
 // over before they are weighed against the 16's.
 const leakSpan = 4 << 20
 
-// checkNarrow moves the windows to 16 buckets when the 8 let through more
-// candidates a byte than the 16 would cost more (with few: see
-// lookupCost), counted over leakSpan bytes of text (n more were just
-// searched): the estimates rest on a sample, and text may let through
-// several times as many. One run of text of another kind does not move them.
-func (sc *Scanner) checkNarrow(n int) {
+// checkNarrow, at the end of a run searched through, moves the windows to
+// 16 buckets when the 8 let through more candidates a byte than the 16
+// would cost more (with few: see lookupCost), counted over leakSpan bytes
+// of text: one run of text of another kind does not move them. The buckets
+// rest on a sample, and other text may let through several times as many:
+// the first time, the 8 are filled again with part of this run's text
+// beside the sample's (when the buckets are weighed on text: assignBytes).
+func (sc *Scanner) checkNarrow() {
 	w := &sc.w
-	pass := sc.pass()
-	limit := (pass.wide - pass.narrow) / candCost
+	w.seenCands, w.seenBytes = w.seenCands+w.cands, w.seenBytes+len(sc.b)
+	limit := sc.limit()
 	if w.on && w.narrow && len(w.wins) > 8 {
-		w.leakCands, w.leakBytes = w.leakCands+w.cands, w.leakBytes+n
-		if float64(w.leakCands) > limit*leakSpan {
+		// a window's own matches are as many on 16 buckets: see hits.go
+		w.leakCands, w.leakBytes = w.leakCands+w.cands-w.runHits, w.leakBytes+len(sc.b)
+		switch tr := sc.t.grams; {
+		case float64(w.leakCands) <= limit*leakSpan:
+		case !w.refilled && sc.simd512 && tr != nil && len(sc.b) >= simSample:
+			w.refilled = true
+			tr.leakN = copy(tr.leakText[:], sc.b[len(sc.b)/2:])
+			sc.fillBuckets()
+		default:
 			w.wideOnly = true
 			sc.assign(numBuckets, true)
 			w.narrow = false
@@ -97,7 +106,24 @@ func (sc *Scanner) checkNarrow(n int) {
 			w.leakCands, w.leakBytes = 0, 0
 		}
 	}
-	w.cands = 0
+}
+
+// limit is how many candidates a byte of text the 8 buckets may let
+// through before the 16 cost less.
+func (sc *Scanner) limit() float64 {
+	pass := sc.pass()
+	return (pass.wide - pass.narrow) / candCost
+}
+
+// fine reports whether the SIMD search takes every string and has let
+// through few candidates since its buckets were filled, over a MiB of text
+// or more: then a look at the bytes' frequencies that finds them moved
+// does not choose again, which costs about a millisecond, for text of two
+// kinds in turn (a build's commands and its tests' output) moves them at
+// every look.
+func (sc *Scanner) fine() bool {
+	w := &sc.w
+	return w.on && len(sc.active) == 0 && w.seenBytes >= 1<<20 && float64(w.seenCands) < sc.limit()/4*float64(w.seenBytes)
 }
 
 // assign puts the windows into nb buckets, the most frequent first, each
@@ -116,7 +142,7 @@ func (sc *Scanner) assign(nb int, trial bool) float64 {
 			p *= mass(est, lo[b][j]|v.lo[j], hi[b][j]|v.hi[j])
 		}
 		return p
-	}, func(b int, v *win) {
+	}, nil, func(b int, v *win) {
 		for j := range winSize {
 			lo[b][j] |= v.lo[j]
 			hi[b][j] |= v.hi[j]
@@ -138,18 +164,20 @@ func (sc *Scanner) assignBytes(nb int, inGreedy bool) float64 {
 	blend := func(count int, p float64) float64 {
 		return (float64(count) + p*priorWeight) / (float64(s.n) + priorWeight)
 	}
-	inGreedy = inGreedy && s != nil
+	var refine func(b int, v *win, p float64) float64
+	if inGreedy = inGreedy && s != nil; inGreedy {
+		refine = func(b int, v *win, p float64) float64 {
+			s.place(v)
+			return blend(s.with(b), p)
+		}
+	}
 	total := sc.w.greedy(nb, func(b int, v *win) float64 {
 		p := 1.0
 		for j := range winSize {
 			p *= mass[b][j] + v.newMass(est, &set[b][j], j)
 		}
-		if !inGreedy {
-			return p
-		}
-		s.place(v)
-		return blend(s.with(b), p)
-	}, func(b int, v *win) {
+		return p
+	}, refine, func(b int, v *win) {
 		for j := range winSize {
 			mass[b][j] += v.newMass(est, &set[b][j], j)
 			c, alt := v.byteAt(j)
@@ -168,7 +196,8 @@ func (sc *Scanner) assignBytes(nb int, inGreedy bool) float64 {
 }
 
 // trial returns w's trials of the lookups, loaded with the text of the
-// sample tr kept, or nil when there is none.
+// sample tr kept (and of a run that let through too many, see
+// checkNarrow), or nil when there is none.
 func (w *windows) trial(tr *grams) *sim {
 	if tr == nil || tr.estTextN < simSample {
 		return nil
@@ -176,31 +205,73 @@ func (w *windows) trial(tr *grams) *sim {
 	if w.sim == nil {
 		w.sim = new(sim)
 	}
-	w.sim.load(tr.estText[:tr.estTextN])
+	if tr.leakN > 0 {
+		w.sim.load(tr.estText[:simSample-tr.leakN], tr.leakText[:tr.leakN])
+	} else {
+		w.sim.load(tr.estText[:tr.estTextN], nil)
+	}
 	return w.sim
 }
 
 // greedy puts the windows into nb buckets, the most frequent first, each
 // into the bucket whose candidates it adds the fewest to: with, the
 // candidates per byte of bucket b with v in it, and add, which puts v into
-// b. It returns the candidates expected per byte of text.
-func (w *windows) greedy(nb int, with func(b int, v *win) float64, add func(b int, v *win)) float64 {
-	var cand [numBuckets]float64
+// b. With refine, the refineTop buckets that with finds best for a window
+// are weighed again, refine(b, v, with's figure), and the best of those
+// taken. It returns the candidates expected per byte of text, refine's
+// where it weighed.
+func (w *windows) greedy(nb int, with func(b int, v *win) float64, refine func(b int, v *win, p float64) float64, add func(b int, v *win)) float64 {
+	var cand, fine [numBuckets]float64 // by bucket: with's candidates, and refine's
 	total := 0.0
 	for _, i := range w.order {
 		v := &w.wins[i]
-		best, bestAdd := 0, 0.0
+		var more [numBuckets]float64
+		best := 0
 		for b := range nb {
-			if more := with(b, v) - cand[b]; b == 0 || more < bestAdd {
-				best, bestAdd = b, more
+			if more[b] = with(b, v) - cand[b]; more[b] < more[best] {
+				best = b
 			}
 		}
-		cand[best] += bestAdd
-		total += bestAdd
+		inc := more[best]
+		if refine != nil {
+			best = -1
+			for _, b := range fewest(more[:nb], refineTop) {
+				if m := refine(b, v, cand[b]+more[b]) - fine[b]; best < 0 || m < inc {
+					best, inc = b, m
+				}
+			}
+		}
+		cand[best] += more[best]
+		fine[best] += inc
+		total += inc
 		add(best, v)
 		v.bucket = int8(best)
 	}
 	return total
+}
+
+// refineTop is how many buckets refine weighs for each window (see greedy).
+const refineTop = 3
+
+// fewest returns the indexes of the n smallest of x, in order.
+func fewest(x []float64, n int) []int {
+	var idx [numBuckets]int
+	k := 0
+	for i := range x {
+		j := k
+		if k < n {
+			k++
+		} else if x[i] >= x[idx[n-1]] {
+			continue
+		} else {
+			j = n - 1
+		}
+		for ; j > 0 && x[idx[j-1]] > x[i]; j-- {
+			idx[j] = idx[j-1]
+		}
+		idx[j] = i
+	}
+	return idx[:k]
 }
 
 // byteAt returns the byte of v at j and its other case, or the byte twice.

@@ -17,7 +17,7 @@ func (sc *Scanner) chooseWindows() (ok bool) {
 		return false // not on the first run: most commands print little
 	}
 	x := sc.set.windows()
-	w.tried, w.wideOnly = true, false
+	w.tried, w.wideOnly, w.refilled = true, false, false
 	if w.pick == nil {
 		w.pick = make([]int32, len(sc.set.lits))
 		w.pickOff = make([]int32, len(sc.set.lits))
@@ -164,18 +164,18 @@ func (w *windows) down(i int) {
 }
 
 // winEst is how often window k occurs, per byte of text: the count of its
-// hash in the sample, blended with the guess from its bytes.
+// hash in the sample, blended with the guess from its bytes, or how often
+// it was seen matching when that is more (hits.go).
 func (sc *Scanner) winEst(k uint32) float64 {
-	ind := indepEst(&sc.t.est, k)
-	tr := sc.t.grams
-	if tr == nil {
-		return ind
+	e := indepEst(&sc.t.est, k)
+	if tr := sc.t.grams; tr != nil {
+		fold := 0
+		if k&winFold != 0 {
+			fold = 1
+		}
+		e = (float64(tr.est[fold][gramHash(k&^winFold)]) + e*priorWeight) / (float64(tr.estN) + priorWeight)
 	}
-	fold := 0
-	if k&winFold != 0 {
-		fold = 1
-	}
-	return (float64(tr.est[fold][gramHash(k&^winFold)]) + ind*priorWeight) / (float64(tr.estN) + priorWeight)
+	return max(e, sc.w.seen(k))
 }
 
 // indepEst is how often window k occurs, per byte of text, were its bytes

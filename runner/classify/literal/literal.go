@@ -250,7 +250,7 @@ const (
 // time has come (runs of a line or two add up), and after Disable. The
 // SIMD search is weighed at each choice.
 func (sc *Scanner) Reset(b []byte) {
-	sc.checkNarrow(len(sc.b))
+	sc.checkHits(len(sc.b))
 	sc.b, sc.cur = b, -1
 	switch {
 	case !sc.tuned:
@@ -267,7 +267,8 @@ func (sc *Scanner) Reset(b []byte) {
 			sc.t.grams = new(grams) // from the first choice from the text on, as the windows
 		}
 		if sc.t.add(b); sc.t.n >= sample {
-			if sc.t.estimate(); sc.first || sc.t.moved() || sc.simd && !sc.w.tried {
+			sc.w.rechosen = 0
+			if sc.t.estimate(); sc.first || sc.t.moved() && !sc.fine() || sc.simd && !sc.w.tried {
 				sc.t.choose(sc)
 			}
 			sc.every = min(2*sc.every, maxRetune)
@@ -281,8 +282,8 @@ func (sc *Scanner) Reset(b []byte) {
 	for _, c := range sc.active {
 		sc.anchors[c].at = -1
 	}
-	sc.w.at, sc.w.next, sc.w.pend = -1, 0, sc.w.pend[:0]
-	sc.w.t.n, sc.w.ci, sc.w.bits = 0, -1, 0
+	sc.w.at, sc.w.next, sc.w.pend, sc.w.ended = -1, 0, sc.w.pend[:0], false
+	sc.w.t.n, sc.w.ci, sc.w.bits, sc.w.cands, sc.w.runHits = 0, -1, 0, 0, 0
 }
 
 // Next returns the next occurrence in the run given to Reset: its start and
@@ -422,7 +423,8 @@ func (sc *Scanner) Clone() *Scanner {
 	}
 	c.t.est = sc.t.est
 	if sc.t.grams != nil {
-		c.t.grams = &grams{est: sc.t.grams.est, estN: sc.t.grams.estN, estText: sc.t.grams.estText, estTextN: sc.t.grams.estTextN}
+		g := sc.t.grams
+		c.t.grams = &grams{est: g.est, estN: g.estN, estText: g.estText, estTextN: g.estTextN, leakText: g.leakText, leakN: g.leakN}
 	}
 	c.active = append(c.active, sc.active...)
 	n := 0

@@ -78,6 +78,10 @@ func (sc *Scanner) refill() bool {
 	for w.t.n == 0 {
 		switch {
 		case w.next+winSize > len(b):
+			if !w.ended {
+				w.ended = true
+				sc.checkNarrow()
+			}
 			return false
 		case w.next+reach >= len(b):
 			sc.tail(reach)
@@ -132,7 +136,12 @@ func (sc *Scanner) verify(p int, m uint16) bool {
 		bk := bits.TrailingZeros16(m)
 		for _, i := range w.byBucket[w.bucket[bk]:w.bucket[bk+1]] {
 			x := &w.wins[i]
-			if v|x.fold != x.key || !x.ends && (p+winSize >= len(b) || !x.after.has(b[p+winSize])) {
+			if v|x.fold != x.key {
+				continue
+			}
+			x.hits++
+			w.runHits++
+			if !x.ends && (p+winSize >= len(b) || !x.after.has(b[p+winSize])) {
 				continue
 			}
 			for _, e := range w.ents[x.from:x.to] {

@@ -22,13 +22,16 @@ type sim struct {
 	cur *win                                  // that window
 }
 
-// load starts the trials on text, with every bucket empty.
-func (s *sim) load(text []byte) {
+// load starts the trials on text a then b, with every bucket empty.
+func (s *sim) load(a, b []byte) {
 	s.pos = [128][simWords]uint64{}
-	s.n = min(len(text), simSample)
-	for p, c := range text[:s.n] {
-		if c < 0x80 {
-			s.pos[c][p/64] |= 1 << (p % 64)
+	s.n = 0
+	for _, text := range [2][]byte{a, b} {
+		for _, c := range text[:min(len(text), simSample-s.n)] {
+			if c < 0x80 {
+				s.pos[c][s.n/64] |= 1 << (s.n % 64)
+			}
+			s.n++
 		}
 	}
 	s.acc = [numBuckets][winSize][simWords]uint64{}
@@ -43,28 +46,18 @@ func (s *sim) place(v *win) {
 	s.cur = v
 	for j := range winSize {
 		c, alt := v.byteAt(j)
-		s.win[j] = shifted(&s.pos[c], j)
-		if alt != c {
-			o := shifted(&s.pos[alt], j)
-			for i := range s.win[j] {
-				s.win[j][i] |= o[i]
+		x, y, w := &s.pos[c], &s.pos[alt], &s.win[j]
+		if j == 0 {
+			for i := range w {
+				w[i] = x[i] | y[i]
 			}
+			continue
 		}
-	}
-}
-
-// shifted returns the positions p of x at p+j.
-func shifted(x *[simWords]uint64, j int) (y [simWords]uint64) {
-	if j == 0 {
-		return *x
-	}
-	for i := range x {
-		y[i] = x[i] >> j
-		if i+1 < len(x) {
-			y[i] |= x[i+1] << (64 - j)
+		for i := range simWords - 1 {
+			w[i] = (x[i]|y[i])>>j | (x[i+1]|y[i+1])<<(64-j)
 		}
+		w[simWords-1] = (x[simWords-1] | y[simWords-1]) >> j
 	}
-	return y
 }
 
 // with returns how many positions of the sample bucket b lets through with

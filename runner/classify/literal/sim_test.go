@@ -2,6 +2,7 @@ package literal
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -30,7 +31,7 @@ func TestSim(t *testing.T) {
 			wins = append(wins, v)
 		}
 		var s sim
-		s.load(text)
+		s.load(text[:1000], text[1000:])
 		var sets [numBuckets][winSize]byteSet
 		total := 0
 		for i := range wins {
@@ -72,6 +73,23 @@ func TestSim(t *testing.T) {
 		}
 		if got := s.count(); got != total {
 			t.Fatalf("round %d: the buckets let through %d positions, want %d", round, got, total)
+		}
+	}
+}
+
+func TestFewest(t *testing.T) {
+	for _, c := range []struct {
+		x    []float64
+		n    int
+		want []int
+	}{
+		{[]float64{5, 1, 4, 2, 3}, 3, []int{1, 3, 4}},
+		{[]float64{1, 1, 1}, 2, []int{0, 1}},
+		{[]float64{3, 2}, 3, []int{1, 0}},
+		{[]float64{9, 8, 7, 6, 5, 4, 3, 2, 1, 0}, 1, []int{9}},
+	} {
+		if got := fewest(c.x, c.n); !slices.Equal(got, c.want) {
+			t.Errorf("fewest(%v, %d) = %v, want %v", c.x, c.n, got, c.want)
 		}
 	}
 }

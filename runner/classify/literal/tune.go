@@ -59,6 +59,10 @@ type grams struct {
 	// buckets are tried on them (sim.go).
 	text, estText   [simSample]byte
 	textN, estTextN int
+	// leakText is part of a run that the buckets let too many candidates
+	// through on, which they are weighed on too (checkNarrow).
+	leakText [simSample / 2]byte
+	leakN    int
 }
 
 const gramSize = 1 << 12

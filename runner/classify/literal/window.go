@@ -138,10 +138,14 @@ type windows struct {
 	tried bool // windows were chosen once
 	// wideOnly is set when the 8 buckets let through too many candidates,
 	// until the windows are chosen again; cands counts them on a run,
-	// leakCands over leakBytes of text (see checkNarrow).
+	// leakCands (less the windows' own matches) over leakBytes of text
+	// (see checkNarrow).
 	wideOnly             bool
-	cands                int
+	cands, runHits       int // on the run: candidates, and windows' matches
 	leakCands, leakBytes int
+	seenCands, seenBytes int     // since the buckets were filled (see fine)
+	refilled             bool    // the buckets were filled again on a run's text, since the windows were chosen
+	ended                bool    // the run was searched through, and checkNarrow done
 	cost                 float64 // what it costs, in occurrences per byte of text (see indexPass)
 	narrow               bool    // the windows are in buckets 0 to 7 alone
 	t                    tables
@@ -161,7 +165,13 @@ type windows struct {
 	live   []int32   // by shared window: the strings not yet covered that hold it
 	est    []float64 // by shared window: how often it occurs, plus winCost
 	order  []int32   // the windows, most frequent first, while filling buckets
-	sim    *sim      // the buckets tried on text, while filling them; nil before
+	// hitBytes counts the bytes searched since checkHits last counted
+	// the windows' matches; obs has the windows seen matching too often,
+	// and rechosen the choices that made since the last look.
+	hitBytes int
+	obs      []observed
+	rechosen int
+	sim      *sim // the buckets tried on text, while filling them; nil before
 
 	at   int      // the window position of the occurrences in pend; -1 not searched yet, len(b) none
 	pend []went   // the occurrences at at
@@ -184,6 +194,7 @@ type win struct {
 	// a folded one matches, unless ends: some string ends with it.
 	after byteSet
 	ends  bool
+	hits  int32 // its matches since checkHits last counted them
 }
 
 // went is a string found through a window: the window is off bytes after
@@ -201,6 +212,6 @@ func (w *windows) clone() windows {
 	c.byBucket, c.order, c.heap = slices.Clone(w.byBucket), nil, nil
 	c.mark = make([]int32, len(w.mark))
 	c.live, c.est = make([]int32, len(w.live)), make([]float64, len(w.est))
-	c.pend, c.sim = nil, nil
+	c.pend, c.sim, c.obs = nil, nil, slices.Clone(w.obs)
 	return c
 }

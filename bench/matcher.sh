@@ -8,8 +8,8 @@
 # same rounds. (retry's stdout goes elsewhere than its stderr, as in a CI
 # log that keeps stderr: with both on one pipe the default hint reads
 # nothing, and the "none" row would measure no matching at all.)
-# Prints the best of RUNS of each case, its share of cat's throughput and the
-# peak RSS (GNU time -v). The corpora live in a temporary directory under
+# Prints the best of RUNS of each case, its share of cat's throughput, the
+# peak RSS and the least CPU time of the whole pipeline (GNU time -v). The corpora live in a temporary directory under
 # $TMPDIR (default /tmp), removed at exit.
 # Usage: bench/matcher.sh [MiB] [runs] [corpus...]   (default 256 5 log build base64)
 #   RETRY=BINARY measures BINARY instead of a build of the work tree.
@@ -100,17 +100,22 @@ args() {
   a=("${a[@]:1}")
 }
 
-declare -A best_s best_rss
-# measure KEY COMMAND...: run COMMAND once under GNU time; keep KEY's fastest.
+declare -A best_s best_rss best_cpu
+# measure KEY COMMAND...: run COMMAND once under GNU time; keep KEY's fastest,
+# and its least CPU time (user and system, the whole pipeline's).
 measure() {
   local key=$1; shift
   local t0=$EPOCHREALTIME
   /usr/bin/time -v -o "$work/time" "$@"
-  local s rss t1=$EPOCHREALTIME
+  local s rss cpu t1=$EPOCHREALTIME
   s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')
   rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$work/time")
+  cpu=$(awk -F': ' '/(User|System) time/ { t += $2 } END { printf "%.3f", t }' "$work/time")
   if [ -z "${best_s[$key]:-}" ] || awk -v a="$s" -v b="${best_s[$key]}" 'BEGIN { exit !(a < b) }'; then
     best_s[$key]=$s best_rss[$key]=$rss
+  fi
+  if [ -z "${best_cpu[$key]:-}" ] || awk -v a="$cpu" -v b="${best_cpu[$key]}" 'BEGIN { exit !(a < b) }'; then
+    best_cpu[$key]=$cpu
   fi
 }
 
@@ -140,16 +145,16 @@ for corpus in "${corpora[@]}"; do
   bytes=$(wc -c <"$data")
   echo
   echo "$corpus: $((bytes >> 20)) MiB; load average now $(cut -d' ' -f1 /proc/loadavg)"
-  printf '%-26s %8s %10s %8s %10s\n' "rule set" wall MiB/s "of cat" "peak RSS"
+  printf '%-26s %8s %10s %8s %10s %8s\n' "rule set" wall MiB/s "of cat" "peak RSS" CPU
   report() {
-    awk -v name="$1" -v b="$bytes" -v s="$2" -v rss="$3" -v cat="${best_s[$corpus cat]}" \
-      'BEGIN { printf "%-26s %6.3f s %10.0f %7.2fx %6.1f MiB\n", name, s, b / s / 1048576, cat / s, rss / 1024 }'
+    awk -v name="$1" -v b="$bytes" -v s="$2" -v rss="$3" -v cpu="$4" -v cat="${best_s[$corpus cat]}" \
+      'BEGIN { printf "%-26s %6.3f s %10.0f %7.2fx %6.1f MiB %6.3f s\n", name, s, b / s / 1048576, cat / s, rss / 1024, cpu }'
   }
-  report "cat | cat" "${best_s[$corpus cat]}" "${best_rss[$corpus cat]}"
+  report "cat | cat" "${best_s[$corpus cat]}" "${best_rss[$corpus cat]}" "${best_cpu[$corpus cat]}"
   for n in "${!sets[@]}"; do
-    report "${sets[$n]%%	*}" "${best_s[$corpus $n retry]}" "${best_rss[$corpus $n retry]}"
+    report "${sets[$n]%%	*}" "${best_s[$corpus $n retry]}" "${best_rss[$corpus $n retry]}" "${best_cpu[$corpus $n retry]}"
     if [ -n "${BASE:-}" ]; then
-      report "  (BASE)" "${best_s[$corpus $n base]}" "${best_rss[$corpus $n base]}"
+      report "  (BASE)" "${best_s[$corpus $n base]}" "${best_rss[$corpus $n base]}" "${best_cpu[$corpus $n base]}"
     fi
   done
   rm -f "$data"

@@ -12,12 +12,13 @@ import (
 // Teddy searcher does: each window is in one of 8 or 16 buckets, and a
 // position is a candidate for a bucket when each of its four bytes has its
 // low and its high nibble in the bucket's tables for that byte (cover.go
-// chooses the windows, buckets.go their buckets, fill.go fills the tables,
-// lookup.go and lookup_amd64.s look up); with AVX-512 (have512), 64
+// chooses the windows, buckets.go their buckets, weighed on text in sim.go,
+// fill.go fills the tables, lookup.go and lookup_amd64.s look up, hits.go
+// watches the windows' matches); with AVX-512 (have512), 64
 // positions at a time, each byte whole in a table of the windows' own
 // bytes (lookup512_amd64.s). A candidate is turned down on a bitmap of the
-// windows, else its buckets' windows are compared and their strings
-// checked as the anchors' are.
+// windows, else its buckets' windows are compared, then the byte after the
+// window, and their strings checked as the anchors' are.
 
 // winSize is how many bytes a window holds; maxWinOff bounds the offsets
 // in a string where its windows are taken.

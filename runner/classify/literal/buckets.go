@@ -115,15 +115,15 @@ func (sc *Scanner) limit() float64 {
 	return (pass.wide - pass.narrow) / candCost
 }
 
-// fine reports whether the SIMD search takes every string and has let
-// through few candidates since its buckets were filled, over a MiB of text
-// or more: then a look at the bytes' frequencies that finds them moved
-// does not choose again, which costs about a millisecond, for text of two
-// kinds in turn (a build's commands and its tests' output) moves them at
-// every look.
+// fine reports whether the SIMD search takes every string and, on 8
+// buckets, has let through fewer candidates since they were filled than
+// would move it to 16, over a MiB of text or more: then a look at the
+// bytes' frequencies that finds them moved does not choose again. Text of
+// two kinds in turn (a build's commands and its tests' output) moves them
+// at every look, and windows chosen on one kind let the other through.
 func (sc *Scanner) fine() bool {
 	w := &sc.w
-	return w.on && len(sc.active) == 0 && w.seenBytes >= 1<<20 && float64(w.seenCands) < sc.limit()/4*float64(w.seenBytes)
+	return w.on && w.narrow && len(sc.active) == 0 && w.seenBytes >= 1<<20 && float64(w.seenCands) < sc.limit()*float64(w.seenBytes)
 }
 
 // assign puts the windows into nb buckets, the most frequent first, each

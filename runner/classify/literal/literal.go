@@ -2,9 +2,9 @@
 // exact or with ASCII letters in either case: the search that picks out the
 // output lines worth a regular expression.
 //
-// Each string is found through one of its bytes, its anchor, chosen from
-// time to time on the text seen so that the strings share few and rare
-// anchors. Strings on the same anchor share its search, and every anchor
+// Each string is found through one of its bytes, its anchor (anchor.go),
+// chosen from time to time on the text seen (tune.go) so that the strings
+// share few and rare anchors. Strings on the same anchor share its search, and every anchor
 // byte is searched with bytes.IndexByte, which the standard library
 // vectorises: text where no anchor occurs is crossed at memory speed.
 //
@@ -15,12 +15,7 @@
 // only the first.
 package literal
 
-import (
-	"bytes"
-	"cmp"
-	"encoding/binary"
-	"slices"
-)
+import "bytes"
 
 // Scanner searches one run of bytes at a time for the Strings of a Set. It
 // keeps what it learnt about the text (which bytes are rare) from one run to
@@ -56,148 +51,6 @@ type Scanner struct {
 	// forceSIMD has w take every string it can, whatever the anchors
 	// would cost, from the first run on: for the tests.
 	forceSIMD bool
-}
-
-// anchor is one byte value in use, and the strings checked wherever it
-// occurs. The anchor keeps its next occurrence that checked true: the
-// scan of one byte runs in a tight loop, and the anchors meet only there.
-type anchor struct {
-	at   int // position of that occurrence; -1 not searched yet, len(b) none
-	ent  int // the entry that held there
-	ents []entry
-	// The entries sorted by what they check first: the four bytes from
-	// the anchor on (byWord, the first words of them), else the byte
-	// after the anchor (byNext), else the one before (byPrev), all in
-	// lower case; single bytes, which have none, come last, from alone
-	// on. idx has the buckets of byNext and byPrev.
-	words int
-	idx   *[2][257]uint16
-	alone int
-	// The bytes after the anchor (byWord and byNext) and before it
-	// (byPrev) that some entry needs: most occurrences are turned down
-	// here.
-	keys [2]byteSet
-}
-
-// byteSet is a set of byte values.
-type byteSet [4]uint64
-
-func (s *byteSet) add(c byte)      { s[c>>6] |= 1 << (c & 63) }
-func (s *byteSet) has(c byte) bool { return s[c>>6]&(1<<(c&63)) != 0 }
-
-// The neighbour an entry checks first.
-const (
-	byWord = iota
-	byNext
-	byPrev
-	byNone
-)
-
-// entry is a string anchored at one of its bytes: the anchor is off bytes
-// after the string's start.
-type entry struct {
-	lit  *lit
-	id   int32
-	off  int32
-	side uint8  // byWord, byNext, byPrev or byNone
-	key  byte   // the neighbour, in lower case
-	word uint32 // byWord: the four bytes from the anchor on, in lower case
-}
-
-// lowerWord reads the four bytes at the start of b as a little-endian word,
-// in lower case.
-func lowerWord(b []byte) uint32 {
-	return uint32(lower[b[0]]) | uint32(lower[b[1]])<<8 | uint32(lower[b[2]])<<16 | uint32(lower[b[3]])<<24
-}
-
-// index sorts a's entries by neighbour and builds the table of buckets in
-// idx; keys is room for the sort, returned grown.
-func (a *anchor) index(idx *[2][257]uint16, keys []uint64) []uint64 {
-	// Each entry's place in the order, then its index, in one word: a
-	// sort of words, with no function to call.
-	const idxBits = 24
-	if len(a.ents) < 1<<idxBits {
-		keys = keys[:0]
-		for i, e := range a.ents {
-			k := uint64(e.key)
-			if e.side == byWord {
-				k = uint64(e.word)
-			}
-			keys = append(keys, (uint64(e.side)<<32|k)<<idxBits|uint64(i))
-		}
-		slices.Sort(keys)
-		for i, k := range keys {
-			keys[i] = k & (1<<idxBits - 1)
-		}
-		permute(a.ents, keys)
-	} else {
-		slices.SortStableFunc(a.ents, func(x, y entry) int {
-			switch {
-			case x.side != y.side:
-				return int(x.side) - int(y.side)
-			case x.side == byWord:
-				return cmp.Compare(x.word, y.word)
-			}
-			return int(x.key) - int(y.key)
-		})
-	}
-	a.idx = idx
-	a.alone = len(a.ents)
-	i := 0
-	for i < len(a.ents) && a.ents[i].side == byWord {
-		i++
-	}
-	a.words = i
-	ents := a.ents
-	for side := byNext; side <= byPrev; side++ {
-		row, k := &idx[side-byNext], 0 // row[k]: the first entry from k on
-		for ; i < len(ents) && int(ents[i].side) == side; i++ {
-			for ; k <= int(ents[i].key); k++ {
-				row[k] = uint16(i)
-			}
-		}
-		for ; k < len(row); k++ {
-			row[k] = uint16(i)
-		}
-	}
-	a.keys = [2]byteSet{}
-	for _, e := range a.ents {
-		switch e.side {
-		case byWord, byNext:
-			a.keys[0].add(e.key)
-		case byPrev:
-			a.keys[1].add(e.key)
-		}
-	}
-	for j, e := range a.ents {
-		if e.side == byNone {
-			a.alone = j
-			break
-		}
-	}
-	return keys
-}
-
-// permute puts ents in the order of from: the entry at i is the one that
-// was at from[i]. It marks from's top bits as it goes.
-func permute(ents []entry, from []uint64) {
-	const done = 1 << 63
-	for i := range from {
-		if from[i]&done != 0 {
-			continue
-		}
-		// Follow the cycle through i.
-		e, j := ents[i], i
-		for {
-			k := int(from[j] &^ done)
-			from[j] |= done
-			if k == i {
-				ents[j] = e
-				break
-			}
-			ents[j], j = ents[k], k
-		}
-	}
 }
 
 // NewScanner returns a Scanner for s.
@@ -332,72 +185,6 @@ func (sc *Scanner) Next() (start, id int, ok bool) {
 // curWindows is Scanner.cur when the occurrence reported last came from
 // the SIMD search.
 const curWindows = 256
-
-// find returns the first place, from entry ent at position p of anchor byte
-// c on, where an entry of a holds.
-func (sc *Scanner) find(a *anchor, c byte, p, ent int) (int, int) {
-	for p < len(sc.b) {
-		if i := sc.check(a, p, ent); i >= 0 {
-			return p, i
-		}
-		p, ent = indexFrom(sc.b, p+1, c), 0
-	}
-	return len(sc.b), 0
-}
-
-// check returns the first entry of a, from ent on, that holds with its
-// anchor at p, or -1.
-func (sc *Scanner) check(a *anchor, p, ent int) int {
-	b := sc.b
-	if k := lower[b[min(p+1, len(b)-1)]]; p+1 < len(b) && a.keys[0].has(k) {
-		if a.words > 0 && p+4 <= len(b) {
-			w := lowerWord(b[p:])
-			lo, hi := 0, a.words
-			for lo < hi {
-				if mid := int(uint(lo+hi) >> 1); a.ents[mid].word < w {
-					lo = mid + 1
-				} else {
-					hi = mid
-				}
-			}
-			for i := max(lo, ent); i < a.words && a.ents[i].word == w; i++ {
-				if sc.holds(&a.ents[i], p) {
-					return i
-				}
-			}
-		}
-		for i := max(int(a.idx[0][k]), ent); i < int(a.idx[0][int(k)+1]); i++ {
-			if sc.holds(&a.ents[i], p) {
-				return i
-			}
-		}
-	}
-	if k := lower[b[max(p-1, 0)]]; p > 0 && a.keys[1].has(k) {
-		for i := max(int(a.idx[1][k]), ent); i < int(a.idx[1][int(k)+1]); i++ {
-			if sc.holds(&a.ents[i], p) {
-				return i
-			}
-		}
-	}
-	for i := max(a.alone, ent); i < len(a.ents); i++ {
-		if sc.holds(&a.ents[i], p) {
-			return i
-		}
-	}
-	return -1
-}
-
-// holds reports whether e's string occurs with its anchor at p.
-func (sc *Scanner) holds(e *entry, p int) bool {
-	s := p - int(e.off)
-	if s < 0 || s+len(e.lit.text) > len(sc.b) {
-		return false
-	}
-	if e.lit.head8 && binary.LittleEndian.Uint64(sc.b[s:])|e.lit.mask != e.lit.head {
-		return false
-	}
-	return !sc.off[e.id] && e.lit.at(sc.b, s)
-}
 
 // indexFrom is the position of the first c in b at or after from, len(b)
 // when there is none.

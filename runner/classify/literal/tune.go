@@ -3,7 +3,6 @@ package literal
 import (
 	"encoding/binary"
 	"math"
-	"slices"
 	"strings"
 	"sync"
 )
@@ -159,153 +158,6 @@ func (t *tuner) choose(sc *Scanner) {
 	sc.first = false
 }
 
-// chooseFirst anchors each string still searched for on its first byte
-// (lit.first), for the first runs: it needs no keys and no cover.
-func (t *tuner) chooseFirst(sc *Scanner) {
-	sc.clearAnchors()
-	t.chosenEst = t.est
-	sc.w.on = false
-	sc.first = true
-	if sc.live == sc.set.live {
-		// Every string: the Set's first anchors, placed once for all its
-		// Scanners.
-		placed := false
-		sc.set.firstOnce.Do(func() {
-			t.placeFirst(sc)
-			sc.set.firstAnchors, placed = sc.snapshot(), true
-		})
-		if !placed {
-			sc.restore(&sc.set.firstAnchors)
-		}
-		return
-	}
-	t.placeFirst(sc)
-}
-
-// placeFirst anchors each string still searched for on its first byte.
-func (t *tuner) placeFirst(sc *Scanner) {
-	t.picks = t.picks[:0]
-	for id, l := range sc.set.lits {
-		if !sc.off[id] {
-			t.picks = append(t.picks, pick{id: int32(id), off: l.first, key: int16(keyOf(l.text[l.first], l.fold))})
-		}
-	}
-	sc.place(t.picks)
-}
-
-// placed is a Scanner's anchors, shared read only by the Scanners that
-// restore it.
-type placed struct {
-	active  []byte
-	anchors []anchor // in the order of active
-	ents    []entry
-	idxs    [][2][257]uint16
-}
-
-// snapshot returns sc's anchors; sc no longer writes to their arrays.
-func (sc *Scanner) snapshot() placed {
-	p := placed{active: slices.Clone(sc.active), ents: sc.ents, idxs: sc.idxs}
-	for _, c := range sc.active {
-		p.anchors = append(p.anchors, sc.anchors[c])
-	}
-	sc.shared = true
-	return p
-}
-
-// restore sets sc's anchors to p's, shared until sc next chooses.
-func (sc *Scanner) restore(p *placed) {
-	sc.active = append(sc.active, p.active...)
-	for i, c := range p.active {
-		sc.anchors[c] = p.anchors[i]
-		sc.t.used[c] = true
-	}
-	sc.ents, sc.idxs, sc.shared = p.ents, p.idxs, true
-	sc.chosenLive = sc.live
-}
-
-// pickAll returns the strings still searched for that the SIMD search does
-// not take, each on the rarest key of the cover it holds.
-func (t *tuner) pickAll(sc *Scanner) []pick {
-	t.picks = t.picks[:0]
-	for id, l := range sc.set.lits {
-		if sc.off[id] || sc.w.covers(id) {
-			continue
-		}
-		best, bestFreq := -1, 0.0
-		for _, k := range sc.set.keys[id] {
-			if !t.chosen[k] {
-				continue
-			}
-			if f := t.freq(int(k)); best < 0 || f < bestFreq {
-				best, bestFreq = int(k), f
-			}
-		}
-		off := 0
-		for keyOf(l.text[off], l.fold) != best {
-			off++
-		}
-		t.picks = append(t.picks, pick{id: int32(id), off: int32(off), key: int16(best)})
-	}
-	return t.picks
-}
-
-// clearAnchors takes every anchor out of use.
-func (sc *Scanner) clearAnchors() {
-	for _, c := range sc.active {
-		sc.anchors[c] = anchor{}
-		sc.t.used[c] = false
-	}
-	sc.active = sc.active[:0]
-}
-
-// place anchors each string of picks on the bytes of its key.
-func (sc *Scanner) place(picks []pick) {
-	var count [256]int32 // the entries of each anchor byte
-	for _, p := range picks {
-		for _, c := range sc.t.bytes(int(p.key)) {
-			count[c]++
-		}
-	}
-	// The entries of all the anchors share one array, and their tables
-	// another: choosing again allocates nothing.
-	n := 0
-	for c, m := range count {
-		if m > 0 {
-			sc.active = append(sc.active, byte(c))
-			sc.t.used[c] = true
-			n += int(m)
-		}
-	}
-	if cap(sc.ents) < n || sc.shared {
-		sc.ents = make([]entry, n)
-	}
-	if len(sc.idxs) < len(sc.active) || sc.shared {
-		sc.idxs = make([][2][257]uint16, len(sc.active))
-	}
-	sc.shared = false
-	n = 0
-	for _, c := range sc.active {
-		sc.anchors[c].ents = sc.ents[n : n : n+int(count[c])]
-		n += int(count[c])
-	}
-	for _, p := range picks {
-		e := entry{lit: &sc.set.lits[p.id], id: p.id, off: p.off}
-		for _, c := range sc.t.bytes(int(p.key)) {
-			sc.anchors[c].add(e)
-		}
-	}
-	for j, c := range sc.active {
-		sc.t.sortKeys = sc.anchors[c].index(&sc.idxs[j], sc.t.sortKeys)
-	}
-	sc.chosenLive = sc.live
-}
-
-// pick is a string anchored on a key, off bytes after its start.
-type pick struct {
-	id, off int32
-	key     int16
-}
-
 // cover chooses the anchor keys of the strings still searched for that the
 // SIMD search does not take: a greedy cover of the strings by keys, the key
 // that covers most strings for what its occurrences and passes cost first.
@@ -383,22 +235,6 @@ func (t *tuner) cost(k int) float64 {
 		}
 	}
 	return c
-}
-
-// add anchors entry e on a.
-func (a *anchor) add(e entry) {
-	text, off := e.lit.text, int(e.off)
-	switch {
-	case off+4 <= len(text):
-		e.side, e.key, e.word = byWord, lower[text[off+1]], lowerWord(text[off:])
-	case off+1 < len(text):
-		e.side, e.key = byNext, lower[text[off+1]]
-	case off > 0:
-		e.side, e.key = byPrev, lower[text[off-1]]
-	default:
-		e.side = byNone
-	}
-	a.ents = append(a.ents, e)
 }
 
 // Frequencies guesses, for each byte value, the share of the bytes of

@@ -29,7 +29,7 @@ type Search struct {
 	pats   []*Pattern // the probes' patterns it was compiled for
 	set    *literal.Set
 	owners [][]int32 // by string id: the probes, as indexes into pats
-	hint   *Pattern  // the Retry-After expression, once compiled
+	hint   *Pattern  // the Retry-After Pattern, once made
 	// tuned is a Scanner of set with the anchors the first attempt chose
 	// from its output, which later attempts start from.
 	tuned *literal.Scanner

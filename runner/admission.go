@@ -81,7 +81,19 @@ func (r *run) acquireSlot(ctx context.Context) (release func(), outcome Outcome,
 	slot, err := r.cfg.Budget.Acquire(ctx, r.cfg.MaxConcurrent, r.cfg.Deadline)
 	switch {
 	case err == nil:
-		return func() { _ = slot.Release() }, "", nil
+		name := r.cfg.Budget.Name()
+		return func() {
+			// A slot that could not be freed keeps others of the cap
+			// waiting: in a store, until its lease ends.
+			err := slot.Release()
+			var se *budget.StoreError
+			switch {
+			case errors.As(err, &se):
+				r.warn(fmt.Sprintf("%s; the slot of budget %q stays taken until its lease ends", err, name))
+			case err != nil:
+				r.warn(fmt.Sprintf("%s; could not release the slot of budget %q", err, name))
+			}
+		}, "", nil
 	case errors.Is(err, budget.ErrDeadline):
 		return nil, Deadline, nil
 	case ctx.Err() != nil:

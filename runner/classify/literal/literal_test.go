@@ -225,57 +225,47 @@ func testRetune(t *testing.T, simd path) {
 	}
 }
 
-// TestRetuneBacksOff checks that text whose kind has changed at every look
-// at the frequencies, which makes each look choose again, makes the looks
-// rarer, up to maxRetune apart, while occurrences are still found.
-func TestRetuneBacksOff(t *testing.T) {
-	ss := []String{{Text: "connection refused"}, {Text: "timed out", Fold: true}}
-	sc := newScanner(ss, pureGo)
-	kinds := [][]byte{
-		bytes.Repeat([]byte("zzzzq qqqq TIMED OUT\n"), 12<<10),
-		bytes.Repeat([]byte("abc connection refused 123\n"), 10<<10),
-	}
-	kind := 0
-	var seen []int
-	for run := 0; run < 1000 && sc.every < maxRetune; run++ {
-		if sc.tuned && sc.untune <= 0 {
-			kind ^= 1 // the run this look samples is of the other kind
-		}
-		if run < 4 {
-			check(t, ss, sc, kinds[kind])
-		} else {
-			sc.Reset(kinds[kind])
-			for _, _, ok := sc.Next(); ok; _, _, ok = sc.Next() {
-			}
-		}
-		if len(seen) == 0 || seen[len(seen)-1] != sc.every {
-			seen = append(seen, sc.every)
-		}
-	}
-	want := []int{retune, 2 * retune, 4 * retune, 8 * retune, 16 * retune, 32 * retune, maxRetune}
-	if !slices.Equal(seen, want) {
-		t.Fatalf("bytes between looks %v, want %v", seen, want)
-	}
-}
-
-// TestLooksBackOff checks that text of one kind, on which no look chooses
-// again, is looked at ever more rarely too, up to maxRetune apart.
+// TestLooksBackOff checks that the looks at the frequencies grow rarer, up
+// to maxRetune apart, whether the text's kind changes at every look (each
+// look chooses again) or never does (no look chooses), while occurrences
+// are still found.
 func TestLooksBackOff(t *testing.T) {
 	ss := []String{{Text: "connection refused"}, {Text: "timed out", Fold: true}}
-	sc := newScanner(ss, pureGo)
-	run := bytes.Repeat([]byte("abc connection refused 123\n"), 10<<10)
-	var seen []int
-	for range 1000 {
-		sc.Reset(run)
-		for _, _, ok := sc.Next(); ok; _, _, ok = sc.Next() {
-		}
-		if len(seen) == 0 || seen[len(seen)-1] != sc.every {
-			seen = append(seen, sc.every)
-		}
+	kinds := [][]byte{
+		bytes.Repeat([]byte("abc connection refused 123\n"), 10<<10),
+		bytes.Repeat([]byte("zzzzq qqqq TIMED OUT\n"), 12<<10),
 	}
-	want := []int{retune, 2 * retune, 4 * retune, 8 * retune, 16 * retune, 32 * retune, maxRetune}
-	if !slices.Equal(seen, want) {
-		t.Fatalf("bytes between looks %v, want %v", seen, want)
+	for _, tt := range []struct {
+		name  string
+		alter bool // the run each look samples is of the other kind
+	}{
+		{"one kind", false},
+		{"two kinds in turn", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sc := newScanner(ss, pureGo)
+			kind := 0
+			var seen []int
+			for run := 0; run < 1000 && sc.every < maxRetune; run++ {
+				if tt.alter && sc.tuned && sc.untune <= 0 {
+					kind ^= 1
+				}
+				if run < 4 {
+					check(t, ss, sc, kinds[kind])
+				} else {
+					sc.Reset(kinds[kind])
+					for _, _, ok := sc.Next(); ok; _, _, ok = sc.Next() {
+					}
+				}
+				if len(seen) == 0 || seen[len(seen)-1] != sc.every {
+					seen = append(seen, sc.every)
+				}
+			}
+			want := []int{retune, 2 * retune, 4 * retune, 8 * retune, 16 * retune, 32 * retune, maxRetune}
+			if !slices.Equal(seen, want) {
+				t.Fatalf("bytes between looks %v, want %v", seen, want)
+			}
+		})
 	}
 }
 

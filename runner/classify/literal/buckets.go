@@ -66,7 +66,7 @@ func (sc *Scanner) fillBuckets() {
 	narrow := pass.narrow + sc.assign(8, true)*candCost
 	w.narrow, w.cost = true, narrow
 	w.leakCands, w.leakBytes, w.seenCands, w.seenBytes = 0, 0, 0, 0
-	if len(w.wins) > 8 && (wide < narrow || w.wideOnly) {
+	if len(w.wins) > 8 && wide < narrow {
 		w.narrow, w.cost = false, pass.wide+sc.assign(numBuckets, true)*candCost
 	}
 	sc.fillTables()
@@ -97,7 +97,6 @@ func (sc *Scanner) checkNarrow() {
 			tr.leakN = copy(tr.leakText[:], sc.b[len(sc.b)/2:])
 			sc.fillBuckets()
 		default:
-			w.wideOnly = true
 			sc.assign(numBuckets, true)
 			w.narrow = false
 			sc.fillTables()

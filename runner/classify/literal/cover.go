@@ -17,7 +17,7 @@ func (sc *Scanner) chooseWindows() (ok bool) {
 		return false // not on the first run: most commands print little
 	}
 	x := sc.set.windows()
-	w.tried, w.wideOnly, w.refilled = true, false, false
+	w.tried, w.refilled = true, false
 	if w.pick == nil {
 		w.pick = make([]int32, len(sc.set.lits))
 		w.pickOff = make([]int32, len(sc.set.lits))

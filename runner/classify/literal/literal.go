@@ -59,10 +59,8 @@ func (s *Set) NewScanner() *Scanner {
 	sc.t.covered = make([]bool, len(s.lits))
 	for i, l := range s.lits {
 		sc.off[i] = len(l.text) == 0 // never found
-		if !sc.off[i] {
-			sc.live++
-		}
 	}
+	sc.live = s.live
 	return sc
 }
 

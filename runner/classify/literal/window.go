@@ -137,11 +137,9 @@ type windows struct {
 	on    bool // the search is on: ready, and cheaper than the anchors
 	ready bool // windows are chosen for the strings still searched for
 	tried bool // windows were chosen once
-	// wideOnly is set when the 8 buckets let through too many candidates,
-	// until the windows are chosen again; cands counts them on a run,
+	// The candidates the 8 buckets let through: cands on a run,
 	// leakCands (less the windows' own matches) over leakBytes of text
 	// (see checkNarrow).
-	wideOnly             bool
 	cands, runHits       int // on the run: candidates, and windows' matches
 	leakCands, leakBytes int
 	seenCands, seenBytes int     // since the buckets were filled (see fine)

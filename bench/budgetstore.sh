@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The budget store's costs (docs/benchmarks.md, "Budget store"):
+# The budget store's costs (docs/dev/performance.md, "Budget store"):
 #   1. one admission decision through Redis on loopback against the same
 #      decision in the local file budget, and the invocations per second
 #      one Redis serves for one budget (connect, count a first attempt, ask

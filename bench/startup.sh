@@ -17,7 +17,7 @@
 # 1.1x floor-cobra's, peak RSS under 8 MiB; the floor ratios are printed too.
 # The script also prints floor-cobra against the floor: when it misses 1.2x
 # it, no retry built as this project prescribes can meet it on this machine.
-# docs/benchmarks.md ("Start-up overhead") has the figures and what costs what.
+# docs/dev/performance.md ("Start-up") has the figures and what costs what.
 #
 # Usage: bench/startup.sh [NAME=BINARY...]   (from anywhere in the repository)
 #   Each NAME=BINARY adds a row for `BINARY -- true`: a variant of retry

@@ -163,7 +163,7 @@ func (e environment) forHook(a *Attempt) []string {
 // newUUID returns a random (version 4) UUID. Its bits come from
 // math/rand/v2's global generator (ChaCha8, seeded by the kernel): a key
 // must be unique, not secret, and crypto/rand slows start-up
-// (docs/benchmarks.md, "Where the time goes").
+// (docs/dev/performance.md, "Where the time goes").
 func newUUID() string {
 	var b [16]byte
 	binary.LittleEndian.PutUint64(b[:8], rand.Uint64())

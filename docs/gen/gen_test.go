@@ -10,6 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/b0a38808/retry/runner/classify"
 )
 
 const regenerate = "regenerate with `go generate` (or `go run ./docs/gen`) at the repository's root and commit the result"
@@ -25,6 +27,19 @@ func TestCommittedDocsAreCurrent(t *testing.T) {
 	}
 	sameFiles(t, man, filepath.Join("..", "man"), "docs/man")
 	sameFiles(t, cli, filepath.Join("..", "cli"), "docs/cli")
+}
+
+// TestPresetReferenceIsCurrent fails when docs/presets.md differs from
+// what the presets' definitions produce: a preset or rule was added,
+// changed or removed without regenerating it.
+func TestPresetReferenceIsCurrent(t *testing.T) {
+	got, err := os.ReadFile(filepath.Join("..", "presets.md"))
+	if err != nil {
+		t.Fatalf("docs/presets.md: %v; %s", err, regenerate)
+	}
+	if string(got) != presetsPage(classify.Presets()) {
+		t.Errorf("docs/presets.md is out of date; %s", regenerate)
+	}
 }
 
 // sameFiles reports every file that differs between the generated

@@ -1,11 +1,14 @@
 // Command gen writes retry's man pages and CLI reference from its cobra
-// command tree, so that they always describe the flags the code defines.
+// command tree, and its preset reference from the presets, so that they
+// always describe what the code defines.
 // From the repository's root:
 //
-//	go run ./docs/gen            # docs/man/*.1 and docs/cli/*.md
+//	go run ./docs/gen            # docs/man/*.1, docs/cli/*.md and docs/presets.md
 //	go run ./docs/gen -man DIR   # only the man pages, into DIR
 //
-// A test fails when the committed files differ from what it writes.
+// docs/presets.md, the preset reference, is written from the presets'
+// definitions in runner/classify. A test fails when the committed files
+// differ from what it writes.
 package main
 
 import (
@@ -30,6 +33,9 @@ func main() {
 		err = writeMan(tree(), *man)
 	} else {
 		err = writeAll(tree(), filepath.Join("docs", "man"), filepath.Join("docs", "cli"))
+		if err == nil {
+			err = writePresets(filepath.Join("docs", "presets.md"))
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "gen: %v\n", err)

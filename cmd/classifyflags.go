@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/b0a38808/retry/runner/classify"
+	"github.com/b0a38808/retry/runner/match"
 )
 
 // classifyOptions holds the classification flags as typed.
@@ -58,14 +59,14 @@ func (c *classifyOptions) rules(stdout, stderr io.Writer, stdoutHeld, stderrHeld
 		r.RetryOn = append(r.RetryOn, classify.CodeRule{Codes: codes})
 	}
 	for _, s := range c.stopIf {
-		p, err := classify.CompilePattern(s)
+		p, err := match.Compile(s)
 		if err != nil {
 			return nil, usagef(regexHint, "--stop-if: %s", err)
 		}
 		r.StopIf = append(r.StopIf, p)
 	}
 	for _, s := range c.retryIf {
-		p, err := classify.CompilePattern(s)
+		p, err := match.Compile(s)
 		if err != nil {
 			return nil, usagef(regexHint, "--retry-if: %s", err)
 		}
@@ -76,7 +77,7 @@ func (c *classifyOptions) rules(stdout, stderr io.Writer, stdoutHeld, stderrHeld
 			// It would match every line, and fail every success.
 			return nil, usagef(regexHint, "--fail-if: must not be empty")
 		}
-		p, err := classify.CompilePattern(s)
+		p, err := match.Compile(s)
 		if err != nil {
 			return nil, usagef(regexHint, "--fail-if: %s", err)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/b0a38808/retry/exitcodes"
 	"github.com/b0a38808/retry/runner"
 	"github.com/b0a38808/retry/runner/classify"
+	"github.com/b0a38808/retry/runner/match"
 )
 
 // explainOptions are the flags of `retry explain`: every flag of a run,
@@ -164,7 +165,7 @@ func (e *explainOptions) verdict(rules *classify.Rules, rep *reporter) (*explain
 	if err != nil || code < 0 || code > 255 {
 		return nil, usagef("", "--exit-code: must be an integer from 0 to 255, got %q", e.exitCode)
 	}
-	var out classify.Output
+	var out match.Output
 	if m := rules.NewMatcher(time.Now); m != nil {
 		stream := "stderr"
 		if !rules.Match.Stderr() {

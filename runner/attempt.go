@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/b0a38808/retry/runner/classify"
+	"github.com/b0a38808/retry/runner/match"
 	"github.com/b0a38808/retry/runner/proc"
 	"github.com/b0a38808/retry/runner/stdio"
 )
@@ -21,7 +22,7 @@ import (
 // attempt runs one attempt with std as its stdin and stdout, for at most
 // limit (0: no limit), records how it ended in a, and returns what its
 // watched output showed and whether it held the terminal's foreground.
-func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std stdio.Attempt) (out classify.Output, held bool) {
+func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std stdio.Attempt) (out match.Output, held bool) {
 	cmd := exec.Command(r.cfg.Command[0], r.cfg.Command[1:]...)
 	cmd.Env = r.env.forAttempt(a.Number)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = std.Stdin, std.Stdout, std.Stderr
@@ -30,7 +31,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 		a.Started = r.clock.Now()
 		a.StartErr = err
 		a.ExitCode = classify.StartFailureCode(err)
-		return classify.Output{}, false
+		return match.Output{}, false
 	}
 	cmd.WaitDelay = stdio.DrainGrace // for the streams os/exec carries
 	proc.Prepare(cmd)
@@ -57,7 +58,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 		}
 		a.StartErr = startError(st.StartErr, r.cfg.Command[0], cmd.Path)
 		a.ExitCode = classify.StartFailureCode(a.StartErr)
-		return classify.Output{}, false
+		return match.Output{}, false
 	}
 	a.Exit = st
 	if held {

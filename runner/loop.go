@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/b0a38808/retry/runner/classify"
+	"github.com/b0a38808/retry/runner/match"
 	"github.com/b0a38808/retry/runner/stdio"
 )
 
@@ -115,7 +116,7 @@ func (r *run) verdict(ctx context.Context, a *Attempt, d classify.Decision, held
 // the budget for the retry and runs Config.OnRetry. It returns the wait,
 // or the outcome that ends the operation instead: Deadline whenever the
 // wait would no longer end before the deadline.
-func (r *run) beforeWait(ctx context.Context, a *Attempt, out classify.Output, retryIndex *int) (time.Duration, Outcome) {
+func (r *run) beforeWait(ctx context.Context, a *Attempt, out match.Output, retryIndex *int) (time.Duration, Outcome) {
 	if *retryIndex > 0 && r.cfg.Backoff.Reset(a.Duration) {
 		*retryIndex, a.BackoffReset = 0, true
 	}

@@ -4,7 +4,7 @@ import (
 	"io"
 	"os/exec"
 
-	"github.com/b0a38808/retry/runner/classify"
+	"github.com/b0a38808/retry/runner/match"
 	"github.com/b0a38808/retry/runner/stdio"
 )
 
@@ -42,7 +42,7 @@ func (r *run) tapOutput(cmd *exec.Cmd) (*attemptOutput, error) {
 // attemptOutput is the watched output of one attempt: its matcher, and the
 // tap that shows the matcher the attempt's streams.
 type attemptOutput struct {
-	m        *classify.Matcher // nil: nothing is watched
+	m        *match.Matcher // nil: nothing is watched
 	matchers []io.Closer
 	tap      stdio.Tap
 }
@@ -58,11 +58,11 @@ func (w *attemptOutput) abort() {
 }
 
 // finish waits for the rest of the output and returns what it showed.
-func (w *attemptOutput) finish() classify.Output {
+func (w *attemptOutput) finish() match.Output {
 	w.tap.Wait()
 	w.close()
 	if w.m == nil {
-		return classify.Output{}
+		return match.Output{}
 	}
 	return w.m.Output()
 }

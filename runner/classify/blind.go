@@ -3,6 +3,8 @@ package classify
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/b0a38808/retry/runner/match"
 )
 
 // Quiet is a flag on the command line that hides the messages a preset
@@ -39,7 +41,7 @@ func (r *Rules) CheckCommand(argv []string) {
 // blind adds to d, a decision no rule could make, why the rules could not
 // decide when they could not see the messages: a flag hid them, or the
 // streams they read carried nothing.
-func (r *Rules) blind(d *Decision, out Output) {
+func (r *Rules) blind(d *Decision, out match.Output) {
 	switch {
 	case r.quiet != nil && r.readsMessages():
 		d.Reason += "; the rules could not decide: " + r.quiet.Why

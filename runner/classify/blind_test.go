@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/b0a38808/retry/exitcodes"
+	"github.com/b0a38808/retry/runner/match"
 )
 
 func TestCheckCommand(t *testing.T) {
@@ -65,7 +66,7 @@ func TestCheckCommand(t *testing.T) {
 
 func TestBlindSilentStream(t *testing.T) {
 	r := &Rules{RetryIf: mustPatterns(t, "timed out")}
-	d := r.Classify(Facts{Exit: exitcodes.Exit{ExitCode: 1}, Output: Output{Silent: true}})
+	d := r.Classify(Facts{Exit: exitcodes.Exit{ExitCode: 1}, Output: match.Output{Silent: true}})
 	if want := "not listed: exit 1 matched no --retry-on or --retry-if rule; the rules could not decide: stderr carried nothing"; d.Reason != want {
 		t.Errorf("reason %q, want %q", d.Reason, want)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/b0a38808/retry/exitcodes"
+	"github.com/b0a38808/retry/runner/match"
 	"github.com/b0a38808/retry/runner/proc"
 )
 
@@ -52,7 +53,7 @@ type Facts struct {
 	exitcodes.Exit
 	// Output is what the attempt's matched streams showed; zero when
 	// they were not read.
-	Output Output
+	Output match.Output
 }
 
 // Decision is the verdict on one attempt.
@@ -79,22 +80,25 @@ type Rules struct {
 	StopOn, RetryOn []CodeRule
 	// StopIf and RetryIf are the output rules (--stop-if, --retry-if and
 	// presets), matched line by line against the Match streams.
-	StopIf, RetryIf []*Pattern
+	StopIf, RetryIf []*match.Pattern
 	// FailIf are the --fail-if rules: an exit 0 whose output matched
 	// one is a failure.
-	FailIf []*Pattern
+	FailIf []*match.Pattern
 	// Match says which streams the output rules and hints read.
 	Match Streams
 	// Hints turns on server hints (HintPattern, or Retry-After lines);
 	// MaxHint is the longest hinted wait that is trusted; a longer hint
 	// is clamped to it, so 0 trusts no hint (--max-hint 0).
 	Hints       bool
-	HintPattern *Pattern
+	HintPattern *match.Pattern
 	MaxHint     time.Duration
 
 	presets []Preset // added by AddPreset
 	quiet   *Quiet   // found by CheckCommand
-	search  *Search  // the attempts' compiled search, made by NewMatcher
+	// search and retryAfter are shared by the Matchers of the attempts,
+	// made by NewMatcher.
+	search     *match.Search
+	retryAfter *match.Pattern
 }
 
 // CodeRule is a set of exit codes and where it was given: From is empty
@@ -219,7 +223,7 @@ func codeReason(code int, c CodeRule, kind RuleKind) string {
 // matchReason reads `stderr matched --stop-if "denied"` or, for a
 // preset, whose expressions are long, the line that matched:
 // `stderr matched --retry-if of preset curl: "curl: (22) ..."`.
-func matchReason(m *Match, kind RuleKind) string {
+func matchReason(m *match.Match, kind RuleKind) string {
 	if m.From == "" {
 		return fmt.Sprintf("%s matched %s %q", m.Stream, kind, m.Pattern)
 	}

@@ -2,11 +2,31 @@ package classify
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/b0a38808/retry/runner/match"
 )
+
+// retryAfter finds a Retry-After header line, as curl -D or -i prints it,
+// or curl -v with its "< " marker; the capture is the field value.
+const retryAfter = `(?i)^[\t ]*(?:<[\t ]*)?retry-after[\t ]*:[\t ]*(.*?)[\t ]*$`
+
+// CompileHintPattern compiles a --hint-pattern: a line expression with
+// exactly one capture group, which catches the wait.
+func CompileHintPattern(expr string) (*match.Pattern, error) {
+	p, err := match.Compile(expr)
+	if err != nil {
+		return nil, err
+	}
+	if n := p.Groups(); n != 1 {
+		return nil, fmt.Errorf("%q has %d capture groups, want exactly one around the wait, as in %q", expr, n, `retry in (\d+)s`)
+	}
+	return p, nil
+}
 
 // The three HTTP-date forms of RFC 9110 section 5.6.7, in the order a
 // recipient tries them.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/b0a38808/retry/runner/match"
 )
 
 // now is the clock of the hint tests: 21 Oct 2026 07:28:00 UTC.
@@ -136,4 +138,88 @@ func FuzzParseRetryAfter(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMatcherHints: the Matchers of Rules find Retry-After lines, or the
+// --hint-pattern's capture, and read the wait as ParseRetryAfter and
+// ParseHintValue do.
+func TestMatcherHints(t *testing.T) {
+	tests := []struct {
+		name    string
+		pattern string
+		noHints bool
+		chunks  []string
+		want    time.Duration
+		none    bool
+	}{
+		{name: "delay-seconds", chunks: []string{"HTTP/1.1 503\r\nRetry-After: 30\r\n\r\n"}, want: 30 * time.Second},
+		{name: "lower case, HTTP/2", chunks: []string{"retry-after: 5\r\n"}, want: 5 * time.Second},
+		{name: "curl -v marker", chunks: []string{"< Retry-After: 7\n"}, want: 7 * time.Second},
+		{name: "IMF-fixdate", chunks: []string{"Retry-After: Wed, 21 Oct 2026 07:29:00 GMT\n"}, want: time.Minute},
+		{name: "RFC 850", chunks: []string{"Retry-After: Wednesday, 21-Oct-26 07:29:00 GMT\n"}, want: time.Minute},
+		{name: "asctime", chunks: []string{"Retry-After: Wed Oct 21 07:29:00 2026\n"}, want: time.Minute},
+		{name: "last hint wins", chunks: []string{"Retry-After: 30\n", "x\nRETRY-AFTER: 2\n"}, want: 2 * time.Second},
+		{name: "invalid hint ignored", chunks: []string{"Retry-After: 3\nRetry-After: soon\n"}, want: 3 * time.Second},
+		{name: "split across writes", chunks: []string{"Retry-Af", "ter: 1", "2\r", "\n"}, want: 12 * time.Second},
+		{name: "unterminated", chunks: []string{"Retry-After: 9"}, want: 9 * time.Second},
+		{name: "not a header", chunks: []string{"we will Retry-After: 30 later\n"}, none: true},
+		{name: "hints off", noHints: true, chunks: []string{"Retry-After: 30\n"}, none: true},
+		{name: "pattern seconds", pattern: `retry in (\S+)`, chunks: []string{"Retry-After: 30\nplease retry in 2.5\n"}, want: 2500 * time.Millisecond},
+		{name: "pattern duration", pattern: `wait (\S+)`, chunks: []string{"wait 1m30s\n"}, want: 90 * time.Second},
+		{name: "pattern date", pattern: `until (.*)`, chunks: []string{"until Wed, 21 Oct 2026 07:28:10 GMT\n"}, want: 10 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Rules{Hints: !tt.noHints, RetryIf: mustPatterns(t, "never")}
+			if tt.pattern != "" {
+				p, err := CompileHintPattern(tt.pattern)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r.HintPattern = p
+			}
+			m := r.NewMatcher(func() time.Time { return testNow })
+			w := m.Writer("stderr")
+			for _, c := range tt.chunks {
+				w.Write([]byte(c))
+			}
+			w.Close()
+			out := m.Output()
+			if tt.none {
+				if out.HasHint {
+					t.Fatalf("hint %v, want none", out.Hint)
+				}
+				return
+			}
+			if !out.HasHint || out.Hint != tt.want {
+				t.Errorf("hint = %v (%v), want %v", out.Hint, out.HasHint, tt.want)
+			}
+		})
+	}
+}
+
+func TestCompileHintPattern(t *testing.T) {
+	for _, tt := range []struct{ expr, want string }{
+		{"(a", `bad regular expression "(a": missing closing )`},
+		{"wait", `"wait" has 0 capture groups, want exactly one`},
+		{"(a)(b)", "has 2 capture groups"},
+	} {
+		if _, err := CompileHintPattern(tt.expr); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("compile %q: error %v, want %q", tt.expr, err, tt.want)
+		}
+	}
+}
+
+// mustPatterns compiles each expression, for the tests' rules.
+func mustPatterns(t testing.TB, exprs ...string) []*match.Pattern {
+	t.Helper()
+	ps := make([]*match.Pattern, len(exprs))
+	for i, e := range exprs {
+		p, err := match.Compile(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps[i] = p
+	}
+	return ps
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/b0a38808/retry/runner/match"
 )
 
 // RuleKind names the flag a preset rule stands for.
@@ -183,7 +185,7 @@ func (r *Rules) AddPreset(p Preset) error {
 				r.StopOn = append(r.StopOn, CodeRule{Codes: c, From: from})
 			}
 		case RetryIf, StopIf, FailIf:
-			pat := knownPattern(rule.Value) // TestPresetsCompile
+			pat := match.Known(rule.Value) // TestPresetsCompile
 			pat.From = from
 			switch rule.Kind {
 			case RetryIf:
@@ -197,4 +199,20 @@ func (r *Rules) AddPreset(p Preset) error {
 	}
 	r.presets = append(r.presets, p)
 	return nil
+}
+
+// Expressions returns every expression of the presets' rules and the
+// Retry-After hint's, sorted and without repeats: the ones runner/match
+// reduces to literals at build time (go generate).
+func Expressions() []string {
+	exprs := []string{retryAfter}
+	for _, p := range Presets() {
+		for _, r := range p.Rules {
+			if r.Kind != RetryOn && r.Kind != StopOn { // exit codes
+				exprs = append(exprs, r.Value)
+			}
+		}
+	}
+	slices.Sort(exprs)
+	return slices.Compact(exprs)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/b0a38808/retry/exitcodes"
+	"github.com/b0a38808/retry/runner/match"
 )
 
 // classifyWith runs one attempt's stderr and exit code through the rules of
@@ -22,7 +23,7 @@ func classifyWith(t *testing.T, presets string, code int, stderr string) Decisio
 			t.Fatal(err)
 		}
 	}
-	var out Output
+	var out match.Output
 	if m := r.NewMatcher(nil); m != nil {
 		w := m.Writer("stderr")
 		io.WriteString(w, stderr)

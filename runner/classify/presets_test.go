@@ -1,9 +1,10 @@
 package classify
 
 import (
-	"slices"
 	"strings"
 	"testing"
+
+	"github.com/b0a38808/retry/runner/match"
 )
 
 // TestPresetMessages runs messages the tools really print (captured from
@@ -72,76 +73,16 @@ func TestAptFailIfStop(t *testing.T) {
 	}
 }
 
-// BenchmarkAllPresets measures the matcher under every preset at once,
-// on the same 8 MiB of log lines as BenchmarkMatcher, none of which
-// matches, in 32 KiB writes.
-func BenchmarkAllPresets(b *testing.B) {
-	r := &Rules{Hints: true}
-	for _, p := range Presets() {
-		if err := r.AddPreset(p); err != nil {
-			b.Fatal(err)
-		}
-	}
-	data := benchOutput(8 << 20)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		m := r.NewMatcher(nil)
-		w := m.Writer("stderr")
-		for i := 0; i < len(data); i += 32 << 10 {
-			w.Write(data[i:min(i+32<<10, len(data))])
-		}
-		if out := m.Output(); out.RetryIf != nil || out.StopIf != nil {
-			b.Fatalf("benchmark output matched: %+v", out)
-		}
-	}
-}
-
 // TestPresetsCompile: every preset's expression, and the Retry-After
 // hint's, is a valid one: AddPreset leaves them to be compiled when a line
 // first holds their strings, and a bad one would panic there.
 func TestPresetsCompile(t *testing.T) {
-	for _, e := range tableExprs() {
-		if _, err := CompilePattern(e); err != nil {
+	for _, e := range Expressions() {
+		if _, err := match.Compile(e); err != nil {
 			t.Errorf("%v", err)
 		}
 	}
-	if _, err := CompileHintPattern(defaultHint); err != nil {
+	if _, err := CompileHintPattern(retryAfter); err != nil {
 		t.Errorf("the Retry-After expression: %v", err)
-	}
-}
-
-// TestPresetPatternsLazy: adding every preset compiles none of their
-// expressions; a line holding one rule's string compiles that rule's alone.
-func TestPresetPatternsLazy(t *testing.T) {
-	var r Rules
-	for _, p := range Presets() {
-		if err := r.AddPreset(p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r.Hints = true
-	all := slices.Concat(r.StopIf, r.RetryIf, r.FailIf)
-	compiled := func() (n int) {
-		for _, p := range all {
-			if p.re != nil {
-				n++
-			}
-		}
-		return n
-	}
-	if n := compiled(); n != 0 {
-		t.Fatalf("%d expressions compiled by AddPreset, want none", n)
-	}
-	m := r.NewMatcher(nil)
-	m.Writer("stderr").Write([]byte("building\nfatal: early EOF\n"))
-	if n := compiled(); n == 0 || n > 2 {
-		t.Errorf("%d expressions compiled after one line with a string of git's, want one or two", n)
-	}
-	if out := m.Output(); out.RetryIf == nil || !strings.Contains(out.RetryIf.Line, "early EOF") {
-		t.Errorf("the line was not matched: %+v", out)
-	}
-	if r.search.hint == nil || r.search.hint.re != nil {
-		t.Errorf("the Retry-After expression was compiled with no line holding its string")
 	}
 }

@@ -3,6 +3,8 @@ package classify
 import (
 	"fmt"
 	"time"
+
+	"github.com/b0a38808/retry/runner/match"
 )
 
 // Streams selects the output streams that output rules and hints read.
@@ -54,21 +56,38 @@ func (r *Rules) ReadsOutput() bool {
 // NewMatcher returns a Matcher for one attempt's output, nil when no rule
 // reads output. now is the clock HTTP-date hints are measured against. The
 // Matchers of one Rules share their compiled search.
-func (r *Rules) NewMatcher(now func() time.Time) *Matcher {
+func (r *Rules) NewMatcher(now func() time.Time) *match.Matcher {
 	if !r.ReadsOutput() {
 		return nil
 	}
 	if r.search == nil {
-		r.search = new(Search)
+		r.search = new(match.Search)
 	}
-	return NewMatcher(Watch{StopIf: r.StopIf, RetryIf: r.RetryIf, FailIf: r.FailIf, Hints: r.Hints, HintPattern: r.HintPattern, Now: now, Search: r.search})
+	if now == nil {
+		now = time.Now
+	}
+	w := match.Watch{StopIf: r.StopIf, RetryIf: r.RetryIf, FailIf: r.FailIf, Search: r.search}
+	switch {
+	case r.Hints && r.HintPattern != nil:
+		w.Hint = r.HintPattern
+		w.ParseHint = func(v string) (time.Duration, error) { return ParseHintValue(v, now()) }
+	case r.Hints:
+		// Made once for the Matchers of r, which then share their search;
+		// its expression is compiled when a line first holds its string.
+		if r.retryAfter == nil {
+			r.retryAfter = match.Known(retryAfter)
+		}
+		w.Hint = r.retryAfter
+		w.ParseHint = func(v string) (time.Duration, error) { return ParseRetryAfter(v, now()) }
+	}
+	return match.New(w)
 }
 
 // Wait returns the wait before the next attempt: the jittered delay, or the
 // server's hint when that is longer, a hint above MaxHint being clamped to
 // it (MaxHint 0 trusts no hint). note says how a hint changed the wait, for
 // the attempt's reason; it is empty when there was no hint.
-func (r *Rules) Wait(delay time.Duration, out Output) (wait time.Duration, note string) {
+func (r *Rules) Wait(delay time.Duration, out match.Output) (wait time.Duration, note string) {
 	if !out.HasHint {
 		return delay, ""
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/b0a38808/retry/exitcodes"
+	"github.com/b0a38808/retry/runner/match"
 )
 
 func mustCodes(t *testing.T, s, from string) []CodeRule {
@@ -21,10 +22,10 @@ func mustCodes(t *testing.T, s, from string) []CodeRule {
 // TestClassifyOrder walks SPEC.md's classification order: each case is
 // decided by one step although a later step would decide otherwise.
 func TestClassifyOrder(t *testing.T) {
-	stop := &Match{Pattern: "denied", Stream: "stderr", Line: "permission denied"}
-	retry := &Match{Pattern: "timed out", Stream: "stdout", Line: "timed out"}
-	fail := &Match{Pattern: "^W: ", Stream: "stderr", Line: "W: Failed to fetch"}
-	preset := &Match{Pattern: "^curl: .*", From: "preset curl", Stream: "stderr", Line: "curl: (22) The requested URL returned error: 503"}
+	stop := &match.Match{Pattern: "denied", Stream: "stderr", Line: "permission denied"}
+	retry := &match.Match{Pattern: "timed out", Stream: "stdout", Line: "timed out"}
+	fail := &match.Match{Pattern: "^W: ", Stream: "stderr", Line: "W: Failed to fetch"}
+	preset := &match.Match{Pattern: "^curl: .*", From: "preset curl", Stream: "stderr", Line: "curl: (22) The requested URL returned error: 503"}
 	all := Rules{
 		StopOn:  mustCodes(t, "3", ""),
 		RetryOn: mustCodes(t, "3,75", ""),
@@ -39,17 +40,17 @@ func TestClassifyOrder(t *testing.T) {
 		retry bool
 		why   string
 	}{
-		{"1 success beats --stop-if", all, Facts{Output: Output{StopIf: stop}}, Success, false, "exit 0"},
-		{"1 --fail-if turns exit 0 into a retryable failure", all, Facts{Output: Output{FailIf: fail}}, Retryable, true, `exit 0 but stderr matched --fail-if "^W: "`},
-		{"1 --fail-if with --stop-if is permanent", all, Facts{Output: Output{FailIf: fail, StopIf: stop}}, Permanent, false,
+		{"1 success beats --stop-if", all, Facts{Output: match.Output{StopIf: stop}}, Success, false, "exit 0"},
+		{"1 --fail-if turns exit 0 into a retryable failure", all, Facts{Output: match.Output{FailIf: fail}}, Retryable, true, `exit 0 but stderr matched --fail-if "^W: "`},
+		{"1 --fail-if with --stop-if is permanent", all, Facts{Output: match.Output{FailIf: fail, StopIf: stop}}, Permanent, false,
 			`exit 0 but stderr matched --fail-if "^W: ", and stderr matched --stop-if "denied"`},
-		{"1 --fail-if is for exit 0 only", all, Facts{Exit: exitcodes.Exit{ExitCode: 3}, Output: Output{FailIf: fail}}, Permanent, false, "exit 3 is in --stop-on"},
-		{"3 --stop-if beats --retry-on", all, Facts{Exit: exitcodes.Exit{ExitCode: 75}, Output: Output{StopIf: stop}}, Permanent, false, `stderr matched --stop-if "denied"`},
-		{"3 --stop-if beats a timeout", all, Facts{Exit: exitcodes.Exit{TimedOut: true, Signal: syscall.SIGTERM}, Output: Output{StopIf: stop}}, Permanent, false, `stderr matched --stop-if "denied"`},
-		{"4 --stop-on beats --retry-if", all, Facts{Exit: exitcodes.Exit{ExitCode: 3}, Output: Output{RetryIf: retry}}, Permanent, false, "exit 3 is in --stop-on"},
-		{"5 --retry-if", all, Facts{Exit: exitcodes.Exit{ExitCode: 9}, Output: Output{RetryIf: retry}}, Retryable, true, `stdout matched --retry-if "timed out"`},
-		{"5 --retry-if beats the default permanent 64", all, Facts{Exit: exitcodes.Exit{ExitCode: 64}, Output: Output{RetryIf: retry}}, Retryable, true, `stdout matched --retry-if "timed out"`},
-		{"5 --retry-if of a preset names the line", all, Facts{Exit: exitcodes.Exit{ExitCode: 22}, Output: Output{RetryIf: preset}}, Retryable, true,
+		{"1 --fail-if is for exit 0 only", all, Facts{Exit: exitcodes.Exit{ExitCode: 3}, Output: match.Output{FailIf: fail}}, Permanent, false, "exit 3 is in --stop-on"},
+		{"3 --stop-if beats --retry-on", all, Facts{Exit: exitcodes.Exit{ExitCode: 75}, Output: match.Output{StopIf: stop}}, Permanent, false, `stderr matched --stop-if "denied"`},
+		{"3 --stop-if beats a timeout", all, Facts{Exit: exitcodes.Exit{TimedOut: true, Signal: syscall.SIGTERM}, Output: match.Output{StopIf: stop}}, Permanent, false, `stderr matched --stop-if "denied"`},
+		{"4 --stop-on beats --retry-if", all, Facts{Exit: exitcodes.Exit{ExitCode: 3}, Output: match.Output{RetryIf: retry}}, Permanent, false, "exit 3 is in --stop-on"},
+		{"5 --retry-if", all, Facts{Exit: exitcodes.Exit{ExitCode: 9}, Output: match.Output{RetryIf: retry}}, Retryable, true, `stdout matched --retry-if "timed out"`},
+		{"5 --retry-if beats the default permanent 64", all, Facts{Exit: exitcodes.Exit{ExitCode: 64}, Output: match.Output{RetryIf: retry}}, Retryable, true, `stdout matched --retry-if "timed out"`},
+		{"5 --retry-if of a preset names the line", all, Facts{Exit: exitcodes.Exit{ExitCode: 22}, Output: match.Output{RetryIf: preset}}, Retryable, true,
 			`stderr matched --retry-if of preset curl: "curl: (22) The requested URL returned error: 503"`},
 		{"6 --retry-on", all, Facts{Exit: exitcodes.Exit{ExitCode: 75}}, Retryable, true, "exit 75 is in --retry-on"},
 		{"6 --retry-on after a timeout", all, Facts{Exit: exitcodes.Exit{ExitCode: 75, TimedOut: true}}, Retryable, true, "exit 75 is in --retry-on"},
@@ -66,7 +67,7 @@ func TestClassifyOrder(t *testing.T) {
 			"not listed: exit 1 matched no --retry-on or --retry-if rule"},
 		{"9 --stop-on alone keeps the default", Rules{StopOn: mustCodes(t, "3", "")}, Facts{Exit: exitcodes.Exit{ExitCode: 1}}, Retryable, true, "default: exit 1 may be transient"},
 		{"9 --stop-if alone keeps the default", Rules{StopIf: mustPatterns(t, "x")}, Facts{Exit: exitcodes.Exit{ExitCode: 64}}, Permanent, false, "default: exit 64 is permanent (EX_USAGE)"},
-		{"2 start failure beats every rule", all, Facts{Exit: exitcodes.Exit{StartErr: syscall.ENOENT, ExitCode: 127}, Output: Output{RetryIf: retry}}, Permanent, false,
+		{"2 start failure beats every rule", all, Facts{Exit: exitcodes.Exit{StartErr: syscall.ENOENT, ExitCode: 127}, Output: match.Output{RetryIf: retry}}, Permanent, false,
 			"cannot start: command not found"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -83,15 +84,15 @@ func TestWait(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		delay time.Duration
-		out   Output
+		out   match.Output
 		want  time.Duration
 		note  string
 	}{
-		{"no hint", time.Second, Output{}, time.Second, ""},
-		{"hint longer", time.Second, Output{Hint: 30 * time.Second, HasHint: true}, 30 * time.Second, "server hint 30s"},
-		{"hint shorter", 2 * time.Second, Output{Hint: time.Second, HasHint: true}, 2 * time.Second, "server hint 1s, shorter than the backoff delay"},
-		{"hint clamped", time.Second, Output{Hint: time.Hour, HasHint: true}, 5 * time.Minute, "server hint 1h0m0s clamped to --max-hint 5m0s"},
-		{"zero hint", time.Second, Output{HasHint: true}, time.Second, "server hint 0s, shorter than the backoff delay"},
+		{"no hint", time.Second, match.Output{}, time.Second, ""},
+		{"hint longer", time.Second, match.Output{Hint: 30 * time.Second, HasHint: true}, 30 * time.Second, "server hint 30s"},
+		{"hint shorter", 2 * time.Second, match.Output{Hint: time.Second, HasHint: true}, 2 * time.Second, "server hint 1s, shorter than the backoff delay"},
+		{"hint clamped", time.Second, match.Output{Hint: time.Hour, HasHint: true}, 5 * time.Minute, "server hint 1h0m0s clamped to --max-hint 5m0s"},
+		{"zero hint", time.Second, match.Output{HasHint: true}, time.Second, "server hint 0s, shorter than the backoff delay"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, note := r.Wait(tc.delay, tc.out)
@@ -102,7 +103,7 @@ func TestWait(t *testing.T) {
 	}
 	// --max-hint 0 trusts no hint: every hint is clamped to 0.
 	zero := Rules{}
-	got, note := zero.Wait(time.Second, Output{Hint: 30 * time.Second, HasHint: true})
+	got, note := zero.Wait(time.Second, match.Output{Hint: 30 * time.Second, HasHint: true})
 	if want, wantNote := time.Second, "server hint 30s clamped to --max-hint 0s, shorter than the backoff delay"; got != want || note != wantNote {
 		t.Errorf("with MaxHint 0: Wait = %v, %q; want %v, %q", got, note, want, wantNote)
 	}
@@ -143,7 +144,7 @@ func TestPresets(t *testing.T) {
 			case RetryOn, StopOn:
 				_, err = ParseCodes(r.Value)
 			case RetryIf, StopIf, FailIf:
-				_, err = CompilePattern(r.Value)
+				_, err = match.Compile(r.Value)
 				if re, perr := syntax.Parse(r.Value, syntax.Perl); perr == nil && !hasLiteral(re.Simplify()) {
 					t.Errorf("preset %s: %s %q has a branch that requires no literal", p.Name, r.Kind, r.Value)
 				}

@@ -1,8 +1,10 @@
-package classify
+package match
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,13 +14,28 @@ func mustPatterns(t testing.TB, exprs ...string) []*Pattern {
 	t.Helper()
 	ps := make([]*Pattern, len(exprs))
 	for i, e := range exprs {
-		p, err := CompilePattern(e)
+		p, err := Compile(e)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ps[i] = p
 	}
 	return ps
+}
+
+// retryAfter returns the Pattern of classify's Retry-After hint, whose
+// capture is the header's value.
+func retryAfter() *Pattern {
+	return Known(`(?i)^[\t ]*(?:<[\t ]*)?retry-after[\t ]*:[\t ]*(.*?)[\t ]*$`)
+}
+
+// parseSeconds reads a hint of whole seconds, as the tests' ParseHint.
+func parseSeconds(v string) (time.Duration, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 0 {
+		return 0, errors.New("not seconds")
+	}
+	return time.Duration(n) * time.Second, nil
 }
 
 // feed writes each chunk to the stream, then closes it.
@@ -69,7 +86,7 @@ func TestMatcherRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := NewMatcher(Watch{StopIf: mustPatterns(t, tt.stop...), RetryIf: mustPatterns(t, tt.retry...)})
+			m := New(Watch{StopIf: mustPatterns(t, tt.stop...), RetryIf: mustPatterns(t, tt.retry...)})
 			feed(m, "stderr", tt.chunks...)
 			out := m.Output()
 			if got := show(out.StopIf); got != tt.wantStop {
@@ -107,7 +124,7 @@ func TestMatcherLongLine(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, chunk := range []int{1 << 20, 4096, 7} {
-				m := NewMatcher(Watch{RetryIf: mustPatterns(t, tt.expr)})
+				m := New(Watch{RetryIf: mustPatterns(t, tt.expr)})
 				data := long + "\nafter\n"
 				var chunks []string
 				for i := 0; i < len(data); i += chunk {
@@ -122,82 +139,22 @@ func TestMatcherLongLine(t *testing.T) {
 	}
 }
 
-func TestMatcherHints(t *testing.T) {
-	tests := []struct {
-		name    string
-		pattern string
-		noHints bool
-		chunks  []string
-		want    time.Duration
-		none    bool
-	}{
-		{name: "delay-seconds", chunks: []string{"HTTP/1.1 503\r\nRetry-After: 30\r\n\r\n"}, want: 30 * time.Second},
-		{name: "lower case, HTTP/2", chunks: []string{"retry-after: 5\r\n"}, want: 5 * time.Second},
-		{name: "curl -v marker", chunks: []string{"< Retry-After: 7\n"}, want: 7 * time.Second},
-		{name: "IMF-fixdate", chunks: []string{"Retry-After: Wed, 21 Oct 2026 07:29:00 GMT\n"}, want: time.Minute},
-		{name: "RFC 850", chunks: []string{"Retry-After: Wednesday, 21-Oct-26 07:29:00 GMT\n"}, want: time.Minute},
-		{name: "asctime", chunks: []string{"Retry-After: Wed Oct 21 07:29:00 2026\n"}, want: time.Minute},
-		{name: "last hint wins", chunks: []string{"Retry-After: 30\n", "x\nRETRY-AFTER: 2\n"}, want: 2 * time.Second},
-		{name: "invalid hint ignored", chunks: []string{"Retry-After: 3\nRetry-After: soon\n"}, want: 3 * time.Second},
-		{name: "split across writes", chunks: []string{"Retry-Af", "ter: 1", "2\r", "\n"}, want: 12 * time.Second},
-		{name: "unterminated", chunks: []string{"Retry-After: 9"}, want: 9 * time.Second},
-		{name: "not a header", chunks: []string{"we will Retry-After: 30 later\n"}, none: true},
-		{name: "hints off", noHints: true, chunks: []string{"Retry-After: 30\n"}, none: true},
-		{name: "pattern seconds", pattern: `retry in (\S+)`, chunks: []string{"Retry-After: 30\nplease retry in 2.5\n"}, want: 2500 * time.Millisecond},
-		{name: "pattern duration", pattern: `wait (\S+)`, chunks: []string{"wait 1m30s\n"}, want: 90 * time.Second},
-		{name: "pattern date", pattern: `until (.*)`, chunks: []string{"until Wed, 21 Oct 2026 07:28:10 GMT\n"}, want: 10 * time.Second},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			w := Watch{Hints: !tt.noHints, Now: func() time.Time { return testNow }}
-			if tt.pattern != "" {
-				p, err := CompileHintPattern(tt.pattern)
-				if err != nil {
-					t.Fatal(err)
-				}
-				w.HintPattern = p
-			}
-			m := NewMatcher(w)
-			feed(m, "stderr", tt.chunks...)
-			out := m.Output()
-			if tt.none {
-				if out.HasHint {
-					t.Fatalf("hint %v, want none", out.Hint)
-				}
-				return
-			}
-			if !out.HasHint || out.Hint != tt.want {
-				t.Errorf("hint = %v (%v), want %v", out.Hint, out.HasHint, tt.want)
-			}
-		})
-	}
-}
-
 func TestCompileErrors(t *testing.T) {
 	for _, tt := range []struct {
 		expr, want string
-		hint       bool
 	}{
 		{expr: "(a", want: `bad regular expression "(a": missing closing )`},
 		{expr: "a**", want: `bad regular expression "a**": invalid nested repetition operator`},
 		{expr: `\8`, want: `bad regular expression "\\8": invalid escape sequence`},
-		{expr: "wait", hint: true, want: `"wait" has 0 capture groups, want exactly one`},
-		{expr: "(a)(b)", hint: true, want: "has 2 capture groups"},
 	} {
-		var err error
-		if tt.hint {
-			_, err = CompileHintPattern(tt.expr)
-		} else {
-			_, err = CompilePattern(tt.expr)
-		}
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
+		if _, err := Compile(tt.expr); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("compile %q: error %v, want %q", tt.expr, err, tt.want)
 		}
 	}
 }
 
 func TestMatcherBothStreams(t *testing.T) {
-	m := NewMatcher(Watch{RetryIf: mustPatterns(t, "busy")})
+	m := New(Watch{RetryIf: mustPatterns(t, "busy")})
 	out, errw := m.Writer("stdout"), m.Writer("stderr")
 	errw.Write([]byte("still bu"))
 	out.Write([]byte("busy\n"))
@@ -213,7 +170,7 @@ func TestMatcherBothStreams(t *testing.T) {
 // binary noise, and checks that the matcher allocates nothing per write and
 // keeps at most one line's worth.
 func TestMatcherBoundedMemory(t *testing.T) {
-	m := NewMatcher(Watch{RetryIf: mustPatterns(t, "(?i)timeout", `\d+ ms`), Hints: true})
+	m := New(Watch{RetryIf: mustPatterns(t, "(?i)timeout", `\d+ ms`), Hint: retryAfter(), ParseHint: parseSeconds})
 	w := m.Writer("stderr")
 	chunk := bytes.Repeat([]byte("abcdefgh"), 4096)
 	w.Write(chunk) // the line buffer grows once
@@ -246,7 +203,7 @@ func reference(w Watch, data []byte) Output {
 	if len(lines[len(lines)-1]) == 0 {
 		lines = lines[:len(lines)-1]
 	}
-	m := NewMatcher(w) // for clip and the hint parser choice only
+	m := New(w) // for clip only
 	for _, raw := range lines {
 		l := m.clip(raw)
 		if out.StopIf == nil {
@@ -273,9 +230,9 @@ func reference(w Watch, data []byte) Output {
 				}
 			}
 		}
-		if p := m.hintProbe(); p != nil {
-			if sub := p.pat.regexp().FindSubmatch(l); sub != nil {
-				if d, err := ParseRetryAfter(string(sub[1]), testNow); err == nil {
+		if w.Hint != nil {
+			if sub := w.Hint.regexp().FindSubmatch(l); sub != nil {
+				if d, err := w.ParseHint(string(sub[1])); err == nil {
 					out.Hint, out.HasHint = d, true
 				}
 			}
@@ -296,10 +253,10 @@ func FuzzMatcher(f *testing.F) {
 	f.Add([]byte("o\u212aay\nretry-after:1\n< retry-after: Wed Oct 21 07:29:00 2026\n"), []byte{2, 200})
 	stop := []string{"denied", "(?i)fatal|panic"}
 	retry := []string{"(?i)time ?out", "^$", `\bE\d+\b`, "(?i)okay", "é"}
-	w := Watch{StopIf: mustPatterns(f, stop...), RetryIf: mustPatterns(f, retry...), Hints: true,
-		Now: func() time.Time { return testNow }, MaxLine: 16}
+	w := Watch{StopIf: mustPatterns(f, stop...), RetryIf: mustPatterns(f, retry...), Hint: retryAfter(),
+		ParseHint: parseSeconds, MaxLine: 16}
 	f.Fuzz(func(t *testing.T, data, cuts []byte) {
-		m := NewMatcher(w)
+		m := New(w)
 		wr := m.Writer("stderr")
 		rest := data
 		for i := 0; len(rest) > 0; i++ {
@@ -335,7 +292,7 @@ func benchOutput(size int) []byte {
 }
 
 // BenchmarkMatcher measures the matcher alone under three --retry-if rules
-// and the default hint, 32 KiB writes as a pipe delivers them.
+// and the Retry-After hint, 32 KiB writes as a pipe delivers them.
 func BenchmarkMatcher(b *testing.B) {
 	for _, bc := range []struct {
 		name  string
@@ -346,7 +303,7 @@ func BenchmarkMatcher(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			data := benchOutput(8 << 20)
-			m := NewMatcher(Watch{RetryIf: mustPatterns(b, bc.rules...), Hints: true})
+			m := New(Watch{RetryIf: mustPatterns(b, bc.rules...), Hint: retryAfter(), ParseHint: parseSeconds})
 			w := m.Writer("stderr")
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
@@ -365,7 +322,7 @@ func BenchmarkMatcher(b *testing.B) {
 // TestMatcherFailIf: --fail-if patterns are looked for on every line
 // whatever the stop and retry patterns found, and the first match wins.
 func TestMatcherFailIf(t *testing.T) {
-	m := NewMatcher(Watch{StopIf: mustPatterns(t, "denied"), FailIf: mustPatterns(t, "^W: ", "(?i)warning")})
+	m := New(Watch{StopIf: mustPatterns(t, "denied"), FailIf: mustPatterns(t, "^W: ", "(?i)warning")})
 	feed(m, "stderr", "ok\naccess denied\n", "a Warning here\nW: late\n")
 	out := m.Output()
 	if show(out.StopIf) != "denied|access denied" || show(out.FailIf) != "(?i)warning|a Warning here" {

@@ -1,4 +1,4 @@
-package classify
+package match_test
 
 import (
 	"slices"
@@ -6,21 +6,42 @@ import (
 	"testing"
 	"time"
 
-	"github.com/b0a38808/retry/runner/classify/literal"
+	"github.com/b0a38808/retry/runner/classify"
+	"github.com/b0a38808/retry/runner/match"
 )
+
+// The tests of the engine under the presets' rules, which package match
+// cannot import.
+
+var testNow = time.Date(2026, 10, 21, 7, 28, 0, 0, time.UTC)
+
+var show = match.Show
+
+// parseRetryAfter reads a Retry-After value as classify does, at testNow.
+func parseRetryAfter(v string) (time.Duration, error) { return classify.ParseRetryAfter(v, testNow) }
+
+// TestPresetLitsCurrent: the table reduced at build time holds every
+// expression of the presets and the Retry-After hint, and nothing else.
+func TestPresetLitsCurrent(t *testing.T) {
+	exprs := classify.Expressions()
+	if !slices.Contains(exprs, match.RetryAfterHint().String()) {
+		t.Errorf("the tests' Retry-After expression is not classify's")
+	}
+	match.CheckTable(t, exprs)
+}
 
 // TestPresetsReduceToLiterals walks every preset, whatever presets there
 // are: a rule that reduced to no literal would be matched against every
 // line with its regular expression, the slow path that presets must not take.
 func TestPresetsReduceToLiterals(t *testing.T) {
 	n := 0
-	for _, p := range Presets() {
+	for _, p := range classify.Presets() {
 		for _, r := range p.Rules {
-			if r.Kind == RetryOn || r.Kind == StopOn {
+			if r.Kind == classify.RetryOn || r.Kind == classify.StopOn {
 				continue // exit codes; every other kind is an expression
 			}
 			n++
-			if ls := literals(r.Value); ls == nil {
+			if ls := match.Literals(r.Value); ls == nil {
 				t.Errorf("preset %s: %s %q reduces to no literal: every line would go to the regular expression", p.Name, r.Kind, r.Value)
 			}
 		}
@@ -28,44 +49,8 @@ func TestPresetsReduceToLiterals(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no preset rule is an expression")
 	}
-	if literals(defaultHint) == nil {
+	if match.Literals(match.RetryAfterHint().String()) == nil {
 		t.Errorf("the Retry-After hint reduces to no literal")
-	}
-}
-
-func TestLiterals(t *testing.T) {
-	lits := func(fold bool, ss ...string) []literal.String {
-		var ls []literal.String
-		for _, s := range ss {
-			ls = append(ls, literal.String{Text: s, Fold: fold})
-		}
-		return ls
-	}
-	for _, tt := range []struct {
-		expr string
-		want []literal.String // nil: no literal, every line is matched
-	}{
-		{"connection refused", lits(false, "connection refused")},
-		{"(?i)Timed Out", lits(true, "timed out")},
-		{"(?i)timed? ?out", lits(true, "timed out", "timedout", "time out", "timeout")},
-		{"a|b|c|d|e|f", nil}, // single letters: most lines hold one
-		{"ERROR (408|429|503)", lits(false, "ERROR 408", "ERROR 429", "ERROR 503")},
-		{"(?:alpha|beta|gamma|delta|epsilon|zeta|eta|theta)", lits(false, "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta")},
-		{"^error: (.*)$", lits(false, "error: ")},
-		{"(?i)ok", lits(true, "o")},        // k may be the Kelvin sign
-		{"(?i)host key", lits(true, "ho")}, // the first of the longest parts
-		{"é", lits(false, "é")},
-		{"x\\d+y", lits(false, "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9")},
-		{"Connection (closed by|reset by) .* port", lits(false, "Connection closed by ", "Connection reset by ")},
-		{"line\nbreak|other", lits(false, "other")},
-		{".*", nil},
-		{`\d+`, nil},
-		{"^$", nil},
-		{"(a", nil},
-	} {
-		if got := literals(tt.expr); !slices.Equal(got, tt.want) {
-			t.Errorf("literals(%q) = %+v, want %+v", tt.expr, got, tt.want)
-		}
 	}
 }
 
@@ -116,14 +101,14 @@ var presetLines = []string{
 }
 
 // presetWatch is every preset's output rules at once, with the hint.
-func presetWatch(t testing.TB) Watch {
-	var r Rules
-	for _, p := range Presets() {
+func presetWatch(t testing.TB) match.Watch {
+	var r classify.Rules
+	for _, p := range classify.Presets() {
 		if err := r.AddPreset(p); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return Watch{StopIf: r.StopIf, RetryIf: r.RetryIf, FailIf: r.FailIf, Hints: true, Now: func() time.Time { return testNow }}
+	return match.Watch{StopIf: r.StopIf, RetryIf: r.RetryIf, FailIf: r.FailIf, Hint: match.RetryAfterHint(), ParseHint: parseRetryAfter}
 }
 
 // TestPresetLines checks that the literal search loses no match of a
@@ -134,12 +119,12 @@ func TestPresetLines(t *testing.T) {
 	for _, line := range presetLines {
 		for _, l := range []string{line, strings.ToUpper(line), strings.ToLower(line)} {
 			for _, p := range append(append(w.StopIf, w.RetryIf...), w.FailIf...) {
-				one := Watch{RetryIf: []*Pattern{p}, Hints: true, Now: w.Now}
-				m := NewMatcher(one)
-				feed(m, "stderr", l+"\n")
-				got, want := m.Output(), reference(one, []byte(l+"\n"))
+				one := match.Watch{RetryIf: []*match.Pattern{p}, Hint: w.Hint, ParseHint: w.ParseHint}
+				m := match.New(one)
+				match.Feed(m, "stderr", l+"\n")
+				got, want := m.Output(), match.Reference(one, []byte(l+"\n"))
 				if show(got.RetryIf) != show(want.RetryIf) {
-					t.Errorf("%s %q on %q: matcher %q, regexp %q", p.From, p.expr, l, show(got.RetryIf), show(want.RetryIf))
+					t.Errorf("%s %q on %q: matcher %q, regexp %q", p.From, p, l, show(got.RetryIf), show(want.RetryIf))
 				}
 				if got.RetryIf != nil {
 					matched++
@@ -160,9 +145,9 @@ func FuzzMatcherPresets(f *testing.F) {
 	}
 	w := presetWatch(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m := NewMatcher(w)
-		feed(m, "stderr", string(data))
-		got, want := m.Output(), reference(w, data)
+		m := match.New(w)
+		match.Feed(m, "stderr", string(data))
+		got, want := m.Output(), match.Reference(w, data)
 		if show(got.StopIf) != show(want.StopIf) || show(got.RetryIf) != show(want.RetryIf) || show(got.FailIf) != show(want.FailIf) || got.Hint != want.Hint {
 			t.Fatalf("matcher found stop %q retry %q fail %q hint %v\nreference found stop %q retry %q fail %q hint %v",
 				show(got.StopIf), show(got.RetryIf), show(got.FailIf), got.Hint, show(want.StopIf), show(want.RetryIf), show(want.FailIf), want.Hint)
@@ -170,64 +155,72 @@ func FuzzMatcherPresets(f *testing.F) {
 	})
 }
 
-// TestPresetLitsCurrent: the table reduced at build time holds every
-// preset expression, each with what reducing it now gives, and nothing else.
-func TestPresetLitsCurrent(t *testing.T) {
-	const fix = "presets_lits.go is out of date: run go generate ./..."
-	exprs := tableExprs()
-	if len(presetLits) != len(exprs) {
-		t.Errorf("%s (it holds %d expressions, the presets %d)", fix, len(presetLits), len(exprs))
-	}
-	ids := map[literal.String]uint16{} // each string's id, in order of first appearance
-	var strs []literal.String          // by id
-	for i, e := range exprs {
-		if i >= len(presetLits) || presetLits[i].expr != e {
-			t.Fatalf("%s: %q is not at %d", fix, e, i)
-		}
-		var want []uint16
-		for _, l := range reduce(e) {
-			if _, ok := ids[l]; !ok {
-				ids[l] = uint16(len(strs))
-				strs = append(strs, l)
-			}
-			want = append(want, ids[l])
-		}
-		if got := presetLits[i].ids; !slices.Equal(got, want) {
-			t.Errorf("%s: %q has ids %v, want %v", fix, e, got, want)
-		}
-		got := slices.Clone(presetLits[i].lits)
-		for j := range got {
-			got[j].At = 0
-		}
-		if want := reduce(e); !slices.Equal(got, want) {
-			t.Errorf("%s: %q holds %+v, reduces to %+v", fix, e, got, want)
-		}
-		if got := literals(e); len(got) > 0 && &got[0] != &presetLits[i].lits[0] {
-			t.Errorf("literals(%q) did not come from the table", e)
+// TestPresetPatternsLazy: adding every preset compiles none of their
+// expressions; a line holding one rule's string compiles that rule's alone.
+func TestPresetPatternsLazy(t *testing.T) {
+	var r classify.Rules
+	for _, p := range classify.Presets() {
+		if err := r.AddPreset(p); err != nil {
+			t.Fatal(err)
 		}
 	}
-	if tableStrings != len(strs) {
-		t.Errorf("%s: tableStrings is %d, the table holds %d strings", fix, tableStrings, len(strs))
-	}
-	at := literal.FirstAnchors(strs)
-	for _, e := range presetLits {
-		for j, l := range e.lits {
-			if j < len(e.ids) && int(e.ids[j]) < len(at) && l.At != at[e.ids[j]] {
-				t.Errorf("%s: %q searches first by byte %d, FirstAnchors chooses %d", fix, l.Text, l.At, at[e.ids[j]])
+	r.Hints = true
+	all := slices.Concat(r.StopIf, r.RetryIf, r.FailIf)
+	compiled := func() (n int) {
+		for _, p := range all {
+			if p.Compiled() {
+				n++
 			}
 		}
+		return n
+	}
+	if n := compiled(); n != 0 {
+		t.Fatalf("%d expressions compiled by AddPreset, want none", n)
+	}
+	m := r.NewMatcher(nil)
+	m.Writer("stderr").Write([]byte("building\nfatal: early EOF\n"))
+	if n := compiled(); n == 0 || n > 2 {
+		t.Errorf("%d expressions compiled after one line with a string of git's, want one or two", n)
+	}
+	if out := m.Output(); out.RetryIf == nil || !strings.Contains(out.RetryIf.Line, "early EOF") {
+		t.Errorf("the line was not matched: %+v", out)
+	}
+	if h := m.HintPattern(); h == nil || h.Compiled() {
+		t.Errorf("the Retry-After expression was compiled with no line holding its string")
 	}
 }
 
-// TestLiteralsOutsideTable: an expression of the user's, which no preset
-// has, is reduced when it is asked for.
-func TestLiteralsOutsideTable(t *testing.T) {
-	const expr = "(?i)quota exceeded for project [a-z]+"
-	if slices.ContainsFunc(presetLits, func(e exprLits) bool { return e.expr == expr }) {
-		t.Fatalf("%q is a preset's: pick another", expr)
+// TestDefaultHintCompiledOnFirstLine guards the start-up path: a matcher
+// watching for Retry-After compiles its expression only when a line holds
+// its string, so an attempt that prints nothing never compiles it.
+func TestDefaultHintCompiledOnFirstLine(t *testing.T) {
+	r := classify.Rules{Hints: true}
+	now := func() time.Time { return testNow }
+	m := r.NewMatcher(now)
+	w := m.Writer("stderr")
+	if h := m.HintPattern(); h == nil || h.Compiled() {
+		t.Fatal("NewMatcher compiled the Retry-After expression before any output")
 	}
-	want := []literal.String{{Text: "quota exceeded for project ", Fold: true}}
-	if got := literals(expr); !slices.Equal(got, want) {
-		t.Errorf("literals(%q) = %+v, want %+v", expr, got, want)
+	w.Close()
+	if out := m.Output(); out.HasHint || m.HintPattern().Compiled() {
+		t.Errorf("silent attempt: hint %v/%v, compiled %v; want none and not compiled", out.Hint, out.HasHint, m.HintPattern().Compiled())
+	}
+
+	m = r.NewMatcher(now)
+	w = m.Writer("stderr")
+	w.Write([]byte("HTTP/1.1 503\r\nRetry-After: 7\r\n"))
+	w.Close()
+	if out := m.Output(); !out.HasHint || out.Hint.Seconds() != 7 {
+		t.Errorf("hint %v/%v; want 7s/true", out.Hint, out.HasHint)
+	}
+}
+
+// TestRulesShareSearch: the Matchers of one Rules share their search and
+// their Retry-After Pattern, so that a later attempt compiles neither.
+func TestRulesShareSearch(t *testing.T) {
+	r := classify.Rules{RetryIf: match.MustPatterns(t, "connection refused"), Hints: true}
+	a, b := r.NewMatcher(nil), r.NewMatcher(nil)
+	if a.SharedSearch() != b.SharedSearch() || a.HintPattern() != b.HintPattern() {
+		t.Error("two attempts of one Rules compile their search apart")
 	}
 }

@@ -1,4 +1,8 @@
-package classify
+// Package match searches an attempt's output, line by line and in bounded
+// memory, for regular expressions: compile the patterns (Compile), make a
+// Matcher for an attempt (New), write each stream's bytes to it (Writer),
+// and read what matched (Output). What a match means is the caller's.
+package match
 
 import (
 	"bytes"
@@ -11,16 +15,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/b0a38808/retry/runner/classify/literal"
+	"github.com/b0a38808/retry/runner/match/literal"
 )
 
 // MaxLine is how much of one output line is matched: a longer line is
 // matched on its first MaxLine bytes, and the rest of it is skipped.
 const MaxLine = 64 << 10
-
-// defaultHint finds a Retry-After header line, as curl -D or -i prints it,
-// or curl -v with its "< " marker; the capture is the field value.
-const defaultHint = `(?i)^[\t ]*(?:<[\t ]*)?retry-after[\t ]*:[\t ]*(.*?)[\t ]*$`
 
 // Pattern is a compiled --stop-if, --retry-if or --hint-pattern expression.
 type Pattern struct {
@@ -51,9 +51,9 @@ func (p *Pattern) tableIDs() []uint16 {
 	return p.ids
 }
 
-// CompilePattern compiles a Go RE2 expression matched against single lines.
+// Compile compiles a Go RE2 expression matched against single lines.
 // The error suits a "retry: --retry-if: " prefix.
-func CompilePattern(expr string) (*Pattern, error) {
+func Compile(expr string) (*Pattern, error) {
 	re, err := regexp.Compile(expr)
 	if err != nil {
 		var serr *syntax.Error
@@ -65,9 +65,10 @@ func CompilePattern(expr string) (*Pattern, error) {
 	return &Pattern{expr: expr, re: re}, nil
 }
 
-// knownPattern returns the Pattern of expr, a constant expression that the
-// tests compile: its regular expression is compiled when first needed.
-func knownPattern(expr string) *Pattern {
+// Known returns the Pattern of expr, a constant expression known to be
+// valid (tests compile it): its regular expression is compiled when a line
+// first holds its strings.
+func Known(expr string) *Pattern {
 	return &Pattern{expr: expr}
 }
 
@@ -81,18 +82,8 @@ func (p *Pattern) regexp() *regexp.Regexp {
 	return p.re
 }
 
-// CompileHintPattern compiles a --hint-pattern: a line expression with
-// exactly one capture group, which catches the wait.
-func CompileHintPattern(expr string) (*Pattern, error) {
-	p, err := CompilePattern(expr)
-	if err != nil {
-		return nil, err
-	}
-	if n := p.re.NumSubexp(); n != 1 {
-		return nil, fmt.Errorf("%q has %d capture groups, want exactly one around the wait, as in %q", expr, n, `retry in (\d+)s`)
-	}
-	return p, nil
-}
+// Groups returns the number of capture groups in p's expression.
+func (p *Pattern) Groups() int { return p.regexp().NumSubexp() }
 
 // String returns the expression as the user wrote it.
 func (p *Pattern) String() string { return p.expr }
@@ -103,12 +94,10 @@ type Watch struct {
 	// FailIf are the --fail-if patterns, which turn an exit 0 into a
 	// failure.
 	FailIf []*Pattern
-	// Hints turns on server hints: HintPattern, or Retry-After headers
-	// when it is nil.
-	Hints       bool
-	HintPattern *Pattern
-	// Now is the clock HTTP-date hints are measured against.
-	Now func() time.Time
+	// Hint, when set, finds server hints: ParseHint reads the text its
+	// first capture group caught, and Output keeps the last valid one.
+	Hint      *Pattern
+	ParseHint func(value string) (time.Duration, error)
 	// MaxLine overrides MaxLine when positive (for tests).
 	MaxLine int
 	// Search, when set, is shared by the Matchers of the same patterns,
@@ -148,8 +137,7 @@ type Matcher struct {
 	fail        []probe
 	carried     bool // a watched stream carried a byte
 	hint        *probe
-	defaultHint bool // hint is the Retry-After probe, compiled by scan when needed
-	now         func() time.Time
+	parseHint   func(string) (time.Duration, error)
 	maxLine     int
 	out         Output
 	idx         *index   // built on the first line
@@ -167,12 +155,9 @@ type probe struct {
 	dead   bool   // no further line can change what it decides
 }
 
-// NewMatcher returns a Matcher for one attempt.
-func NewMatcher(w Watch) *Matcher {
-	m := &Matcher{now: w.Now, maxLine: w.MaxLine, search: w.Search}
-	if m.now == nil {
-		m.now = time.Now
-	}
+// New returns a Matcher for one attempt.
+func New(w Watch) *Matcher {
+	m := &Matcher{parseHint: w.ParseHint, maxLine: w.MaxLine, search: w.Search}
 	if m.maxLine <= 0 {
 		m.maxLine = MaxLine
 	}
@@ -182,14 +167,8 @@ func NewMatcher(w Watch) *Matcher {
 	m.stop = probes(w.StopIf)
 	m.retry = probes(w.RetryIf)
 	m.fail = probes(w.FailIf)
-	switch {
-	case w.Hints && w.HintPattern != nil:
-		m.hint = &probe{pat: w.HintPattern}
-	case w.Hints:
-		// hintProbe makes the Retry-After probe when the first line
-		// arrives, and its expression is compiled when a line holds its
-		// string: most attempts never compile it.
-		m.defaultHint = true
+	if w.Hint != nil {
+		m.hint = &probe{pat: w.Hint}
 	}
 	return m
 }
@@ -224,7 +203,7 @@ func (m *Matcher) Output() Output {
 
 // settled reports whether no further output can change the Output.
 func (m *Matcher) settled() bool {
-	if m.hint != nil || m.defaultHint {
+	if m.hint != nil {
 		return false
 	}
 	if len(m.fail) > 0 && m.out.FailIf == nil {

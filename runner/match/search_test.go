@@ -1,4 +1,4 @@
-package classify
+package match
 
 import (
 	"slices"
@@ -7,36 +7,37 @@ import (
 	"time"
 )
 
-// TestSharedSearch checks that the Matchers of one Rules compile their
-// search once, that each still finds its own matches (a match in one
+// TestSharedSearch checks that the Matchers of one Search compile it
+// once, that each still finds its own matches (a match in one
 // attempt retires nothing in the next), and that changed rules compile
 // anew.
 func TestSharedSearch(t *testing.T) {
-	r := Rules{RetryIf: mustPatterns(t, "connection refused", "(?i)timed out"), Hints: true}
+	s, hint := new(Search), retryAfter()
+	retryIf := mustPatterns(t, "connection refused", "(?i)timed out")
 	attempt := func(text string) Output {
 		t.Helper()
-		m := r.NewMatcher(time.Now)
+		m := New(Watch{RetryIf: retryIf, Hint: hint, ParseHint: parseSeconds, Search: s})
 		m.Writer("stderr").Write([]byte(text))
 		return m.Output()
 	}
 	if out := attempt("dial: connection refused\n"); out.RetryIf == nil || out.RetryIf.Pattern != "connection refused" {
 		t.Fatalf("first attempt: %+v", out.RetryIf)
 	}
-	set := r.search.set
+	set := s.set
 	if out := attempt("ok\nread: Timed Out\n"); out.RetryIf == nil || out.RetryIf.Pattern != "(?i)timed out" {
 		t.Fatalf("second attempt: %+v", out.RetryIf)
 	}
 	if out := attempt("dial: connection refused\nRetry-After: 7\n"); out.RetryIf == nil || out.RetryIf.Pattern != "connection refused" || !out.HasHint || out.Hint != 7*time.Second {
 		t.Fatalf("third attempt: %+v", out)
 	}
-	if r.search.set != set {
+	if s.set != set {
 		t.Fatal("the same rules compiled their search again")
 	}
-	r.RetryIf = mustPatterns(t, "no route to host")
+	retryIf = mustPatterns(t, "no route to host")
 	if out := attempt("connect: no route to host\n"); out.RetryIf == nil || out.RetryIf.Pattern != "no route to host" {
 		t.Fatalf("changed rules: %+v", out.RetryIf)
 	}
-	if r.search.set == set {
+	if s.set == set {
 		t.Fatal("changed rules kept the old search")
 	}
 }
@@ -47,9 +48,9 @@ func TestSharedSearch(t *testing.T) {
 func TestGather(t *testing.T) {
 	const shared = "TLS handshake timeout" // in several presets' expressions
 	var withShared []string
-	for _, e := range tableExprs() {
-		if strings.Contains(e, shared) {
-			withShared = append(withShared, e)
+	for _, e := range presetLits {
+		if strings.Contains(e.expr, shared) {
+			withShared = append(withShared, e.expr)
 		}
 	}
 	if len(withShared) < 2 {
@@ -59,7 +60,7 @@ func TestGather(t *testing.T) {
 		name  string
 		exprs []string
 	}{
-		{"table", append(slices.Clone(withShared), defaultHint)},
+		{"table", append(slices.Clone(withShared), retryAfter().String())},
 		{"mixed", append(slices.Clone(withShared), shared, "(?i)quota exceeded", `^\d+$`)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -101,7 +102,7 @@ func TestGather(t *testing.T) {
 	}
 }
 
-// TestSearchKeepsChosen: the later attempts of a Rules start from the
+// TestSearchKeepsChosen: the later attempts of a Search start from the
 // anchors the first attempt chose from its output, once it has printed
 // enough to choose; one that printed a line leaves nothing to start from.
 func TestSearchKeepsChosen(t *testing.T) {
@@ -115,16 +116,16 @@ func TestSearchKeepsChosen(t *testing.T) {
 		{"128 KiB", 32, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := Rules{RetryIf: mustPatterns(t, "connection refused", "(?i)timed out"), Hints: true}
-			w := r.NewMatcher(time.Now).Writer("stderr")
+			s := new(Search)
+			w := New(Watch{RetryIf: mustPatterns(t, "connection refused", "(?i)timed out"), Hint: retryAfter(), ParseHint: parseSeconds, Search: s}).Writer("stderr")
 			w.Write([]byte("starting\n"))
 			for range tt.writes {
 				w.Write(line)
 			}
-			if got := r.search.tuned != nil; got != tt.kept {
+			if got := s.tuned != nil; got != tt.kept {
 				t.Fatalf("kept a tuned scanner: %t, want %t", got, tt.kept)
 			}
-			if tt.kept && !r.search.tuned.Chosen() {
+			if tt.kept && !s.tuned.Chosen() {
 				t.Errorf("the scanner kept has not chosen from the text")
 			}
 		})

@@ -1,4 +1,4 @@
-package classify
+package match_test
 
 import (
 	"bytes"
@@ -7,6 +7,9 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"testing"
+
+	"github.com/b0a38808/retry/runner/classify"
+	"github.com/b0a38808/retry/runner/match"
 )
 
 // corpus returns size bytes of one kind of output, with no line that a
@@ -56,30 +59,34 @@ func corpus(kind string, size int) []byte {
 func BenchmarkMatcherCorpus(b *testing.B) {
 	type set struct {
 		name string
-		w    Watch
+		w    match.Watch
 	}
-	retryIf := func(exprs ...string) Watch { return Watch{RetryIf: mustPatterns(b, exprs...), Hints: true} }
+	hint := func(w match.Watch) match.Watch {
+		w.Hint, w.ParseHint = match.RetryAfterHint(), parseRetryAfter
+		return w
+	}
+	retryIf := func(exprs ...string) match.Watch { return hint(match.Watch{RetryIf: match.MustPatterns(b, exprs...)}) }
 	sets := []set{
-		{"none", Watch{Hints: true}},
+		{"none", hint(match.Watch{})},
 		{"three", retryIf("connection refused", "(?i)timed? ?out", "HTTP/[0-9.]+ 50[234] ")},
 		{"noliteral", retryIf(`^\d+$`)}, // every line goes to the regexp
 	}
-	all := Rules{Hints: true}
-	for _, p := range Presets() {
-		r := Rules{Hints: true}
+	all := classify.Rules{Hints: true}
+	for _, p := range classify.Presets() {
+		r := classify.Rules{Hints: true}
 		if err := r.AddPreset(p); err != nil {
 			b.Fatal(err)
 		}
 		all.AddPreset(p)
-		sets = append(sets, set{p.Name, Watch{StopIf: r.StopIf, RetryIf: r.RetryIf, FailIf: r.FailIf, Hints: true}})
+		sets = append(sets, set{p.Name, hint(match.Watch{StopIf: r.StopIf, RetryIf: r.RetryIf, FailIf: r.FailIf})})
 	}
-	sets = append(sets, set{"all", Watch{StopIf: all.StopIf, RetryIf: all.RetryIf, FailIf: all.FailIf, Hints: true}})
+	sets = append(sets, set{"all", hint(match.Watch{StopIf: all.StopIf, RetryIf: all.RetryIf, FailIf: all.FailIf})})
 	const write = 128 << 10
 	for _, kind := range []string{"log", "build", "base64"} {
 		data := corpus(kind, 8<<20)
 		for _, set := range sets {
 			b.Run(kind+"/"+set.name, func(b *testing.B) {
-				m := NewMatcher(set.w)
+				m := match.New(set.w)
 				w := m.Writer("stderr")
 				w.Write(data[:write]) // compile the search
 				b.SetBytes(write)
@@ -93,9 +100,9 @@ func BenchmarkMatcherCorpus(b *testing.B) {
 					i += write
 				}
 				out := m.Output()
-				for _, match := range []*Match{out.StopIf, out.RetryIf, out.FailIf} {
-					if match != nil {
-						b.Fatalf("%s matched %q", match.Pattern, match.Line)
+				for _, found := range []*match.Match{out.StopIf, out.RetryIf, out.FailIf} {
+					if found != nil {
+						b.Fatalf("%s matched %q", found.Pattern, found.Line)
 					}
 				}
 			})
@@ -106,9 +113,9 @@ func BenchmarkMatcherCorpus(b *testing.B) {
 // presetExprs returns the expressions of every preset's rules.
 func presetExprs() []string {
 	var exprs []string
-	for _, p := range Presets() {
+	for _, p := range classify.Presets() {
 		for _, r := range p.Rules {
-			if r.Kind != RetryOn && r.Kind != StopOn {
+			if r.Kind != classify.RetryOn && r.Kind != classify.StopOn {
 				exprs = append(exprs, r.Value)
 			}
 		}
@@ -127,31 +134,31 @@ func BenchmarkCompileSearch(b *testing.B) {
 	b.Run("literals", func(b *testing.B) {
 		for b.Loop() {
 			for _, e := range exprs {
-				literals(e)
+				match.Literals(e)
 			}
 		}
 	})
-	pats := mustPatterns(b, exprs...)
+	pats := match.MustPatterns(b, exprs...)
 	b.Run("first", func(b *testing.B) { // the first line, with Patterns new each time
 		line := []byte("first line\n")
-		fresh := make([]*Pattern, len(pats))
+		fresh := make([]*match.Pattern, len(pats))
 		for b.Loop() {
 			for i, p := range pats { // the compiled expression kept, nothing reduced
-				fresh[i] = &Pattern{expr: p.expr, re: p.re}
+				fresh[i] = match.Fresh(p)
 			}
-			m := NewMatcher(Watch{RetryIf: fresh, Hints: true})
+			m := match.New(match.Watch{RetryIf: fresh, Hint: match.RetryAfterHint(), ParseHint: parseRetryAfter})
 			m.Writer("stderr").Write(line)
 		}
 	})
 	b.Run("matcher", func(b *testing.B) {
 		line := []byte("first line\n")
 		for b.Loop() {
-			m := NewMatcher(Watch{RetryIf: pats, Hints: true})
+			m := match.New(match.Watch{RetryIf: pats, Hint: match.RetryAfterHint(), ParseHint: parseRetryAfter})
 			m.Writer("stderr").Write(line)
 		}
 	})
 	b.Run("shared", func(b *testing.B) { // a later attempt of the same rules
-		r := Rules{RetryIf: pats, Hints: true}
+		r := classify.Rules{RetryIf: pats, Hints: true}
 		line := []byte("first line\n")
 		r.NewMatcher(nil).Writer("stderr").Write(line)
 		for b.Loop() {
@@ -165,4 +172,29 @@ func BenchmarkCompileSearch(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkAllPresets measures the matcher under every preset at once,
+// on the same 8 MiB of log lines as BenchmarkMatcher, none of which
+// matches, in 32 KiB writes.
+func BenchmarkAllPresets(b *testing.B) {
+	r := &classify.Rules{Hints: true}
+	for _, p := range classify.Presets() {
+		if err := r.AddPreset(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+	data := match.BenchOutput(8 << 20)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		m := r.NewMatcher(nil)
+		w := m.Writer("stderr")
+		for i := 0; i < len(data); i += 32 << 10 {
+			w.Write(data[i:min(i+32<<10, len(data))])
+		}
+		if out := m.Output(); out.RetryIf != nil || out.StopIf != nil {
+			b.Fatalf("benchmark output matched: %+v", out)
+		}
+	}
 }

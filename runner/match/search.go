@@ -1,11 +1,11 @@
-package classify
+package match
 
 import (
 	"bytes"
 	"slices"
 	"sync"
 
-	"github.com/b0a38808/retry/runner/classify/literal"
+	"github.com/b0a38808/retry/runner/match/literal"
 )
 
 // A Matcher's search of its lines: the literal strings of all its
@@ -29,7 +29,6 @@ type Search struct {
 	pats   []*Pattern // the probes' patterns it was compiled for
 	set    *literal.Set
 	owners [][]int32 // by string id: the probes, as indexes into pats
-	hint   *Pattern  // the Retry-After Pattern, once made
 	// tuned is a Scanner of set with the anchors the first attempt chose
 	// from its output, which later attempts start from.
 	tuned *literal.Scanner
@@ -128,21 +127,9 @@ func (s *Search) keep(set *literal.Set, sc *literal.Scanner) {
 	}
 }
 
-// hintPattern returns the Retry-After Pattern, shared by the Search's
-// Matchers: its expression is compiled when a line first holds its string.
-func (s *Search) hintPattern() *Pattern {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.hint == nil {
-		s.hint = knownPattern(defaultHint)
-	}
-	return s.hint
-}
-
 // build compiles the index, when the first line arrives, or takes it from
 // the Watch's Search.
 func (m *Matcher) build() {
-	m.hintProbe()
 	m.probes = m.all()
 	pats := make([]*Pattern, len(m.probes))
 	for i, p := range m.probes {
@@ -295,26 +282,13 @@ func (m *Matcher) retire() {
 	m.anyAlways = m.always()
 }
 
-// hintProbe returns the probe that finds hints, nil when hints are off,
-// made on the first call.
-func (m *Matcher) hintProbe() *probe {
-	if m.hint == nil && m.defaultHint {
-		m.hint = &probe{pat: m.search.hintPattern()}
-	}
-	return m.hint
-}
-
 // hintLine records the hint on l, when it holds a valid one.
 func (m *Matcher) hintLine(l []byte) {
 	sub := m.hint.pat.regexp().FindSubmatch(l)
 	if sub == nil {
 		return
 	}
-	parse := ParseHintValue
-	if m.defaultHint {
-		parse = ParseRetryAfter
-	}
-	if d, err := parse(string(sub[1]), m.now()); err == nil {
+	if d, err := m.parseHint(string(sub[1])); err == nil {
 		m.out.Hint, m.out.HasHint = d, true
 	}
 }

@@ -1,4 +1,4 @@
-package classify
+package match
 
 import (
 	"regexp/syntax"
@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/b0a38808/retry/runner/classify/literal"
+	"github.com/b0a38808/retry/runner/match/literal"
 )
 
 // The matcher's prefilter: every expression is reduced to a set of literal
@@ -27,7 +27,8 @@ const (
 // literals returns the strings one of which every match of expr contains,
 // nil when expr reduces to none (then every line is matched). A preset's
 // expression is looked up in presetLits, reduced at build time (go
-// generate); any other is reduced here. The result must not be modified.
+// generate, from classify.Expressions); any other is reduced here. The
+// result must not be modified.
 func literals(expr string) []literal.String {
 	lits, _ := lookupLiterals(expr)
 	return lits
@@ -50,21 +51,6 @@ type exprLits struct {
 	expr string
 	lits []literal.String
 	ids  []uint16
-}
-
-// tableExprs returns the expressions presetLits must hold, sorted and
-// without repeats: every preset's and the Retry-After hint's.
-func tableExprs() []string {
-	exprs := []string{defaultHint}
-	for _, p := range Presets() {
-		for _, r := range p.Rules {
-			if r.Kind != RetryOn && r.Kind != StopOn { // exit codes
-				exprs = append(exprs, r.Value)
-			}
-		}
-	}
-	slices.Sort(exprs)
-	return slices.Compact(exprs)
 }
 
 // reduce returns literals(expr), reduced from the expression.

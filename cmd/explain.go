@@ -25,9 +25,10 @@ type explainOptions struct {
 
 // newExplainCommand returns `retry explain`, which prints to stdout the
 // plan and the rules that a run with the same flags would follow, and
-// runs nothing.
-func newExplainCommand(stdout io.Writer) *cobra.Command {
+// runs nothing. args is its command line, after "explain".
+func newExplainCommand(stdout io.Writer, args []string) *cobra.Command {
 	e := &explainOptions{run: newOptions(nil)}
+	e.run.args = args
 	c := &cobra.Command{
 		Use:   "explain [flags] [--] COMMAND [ARG...]",
 		Short: "Print the plan and the rules a run with these flags would follow, without running anything",

@@ -39,6 +39,7 @@ type options struct {
 
 	signals *runner.SignalCatcher // started before the flags are parsed
 	fs      *pflag.FlagSet        // tells which flags were given
+	args    []string              // the command line fs parses, to tell -t from --timeout
 }
 
 func newOptions(signals *runner.SignalCatcher) *options { return &options{signals: signals} }
@@ -80,14 +81,19 @@ func (o *options) config(command []string, now time.Time) (runner.Config, error)
 	if cfg.Attempts, err = parseCount("--attempts", o.attempts); err != nil {
 		return cfg, err
 	}
-	deadline, err := parseDuration("--deadline", o.deadline)
+	short := shortSpelled(o.fs, o.args)
+	pair := ""
+	if short["timeout"] && short["deadline"] {
+		pair = debianPairHint(o.timeout, o.deadline)
+	}
+	deadline, err := parseDebianDuration("--deadline", o.deadline, short["deadline"], pair)
 	if err != nil {
 		return cfg, err
 	}
 	if deadline > 0 {
 		cfg.Deadline = now.Add(deadline)
 	}
-	if cfg.Timeout, err = parseDuration("--timeout", o.timeout); err != nil {
+	if cfg.Timeout, err = parseDebianDuration("--timeout", o.timeout, short["timeout"], pair); err != nil {
 		return cfg, err
 	}
 	if cfg.KillAfter, err = parseDuration("--kill-after", o.killAfter); err != nil {
@@ -96,7 +102,7 @@ func (o *options) config(command []string, now time.Time) (runner.Config, error)
 	if cfg.StopSignal, err = parseSignal("--stop-signal", o.stopSignal); err != nil {
 		return cfg, err
 	}
-	if cfg.Backoff.Base, err = parseDuration("--delay", o.delay); err != nil {
+	if cfg.Backoff.Base, err = parseDebianDuration("--delay", o.delay, false, ""); err != nil {
 		return cfg, err
 	}
 	if cfg.Backoff.Base <= 0 {
@@ -106,7 +112,11 @@ func (o *options) config(command []string, now time.Time) (runner.Config, error)
 		return cfg, err
 	}
 	if cfg.Backoff.Jitter, err = backoff.ParseJitter(o.jitter); err != nil {
-		return cfg, usagef("", "--jitter: %s", err)
+		hint := ""
+		if digits(o.jitter) {
+			hint = debianJitterHint
+		}
+		return cfg, usagef(hint, "--jitter: %s", err)
 	}
 	if cfg.Backoff.ResetAfter, err = parseResetAfter(o.resetAfter); err != nil {
 		return cfg, err
@@ -149,15 +159,40 @@ func parseCount(flag, s string) (int, error) {
 }
 
 // parseDuration reads a non-negative duration flag value: a Go duration
-// ("1m30s", "250ms") or a number with an optional unit ("30", "0.5",
-// "2d"), as timeout(1) takes. Empty, a flag left out, means 0 (a flag
-// given an empty value is refused before: refuseEmpty).
+// ("1m30s", "250ms") or a number of days ("2d"). A number without a unit
+// is refused, the fix shown; "0" needs none. Empty, a flag left out,
+// means 0 (a flag given an empty value is refused before: refuseEmpty).
 func parseDuration(flag, s string) (time.Duration, error) {
 	d, err := readDuration(s)
-	if err != nil {
-		return 0, usagef("durations are numbers of seconds, or numbers with a unit (ms, s, m, h, d), such as 250ms, 1m30s or 2d", "%s: %s, got %q", flag, err, s)
+	var bare *noUnitError
+	switch {
+	case errors.As(err, &bare):
+		return 0, usagef(durationHint, "%s: %q has no unit: write %ss", flag, s, s)
+	case err != nil:
+		return 0, usagef(durationHint, "%s: %s, got %q", flag, err, s)
 	}
 	return d, nil
+}
+
+const durationHint = "a duration is a number and its unit (ms, s, m, h or d), such as 250ms, 30s, 1m30s or 2d; 0 alone needs none"
+
+// parseDebianDuration is parseDuration for a flag that Debian's retry
+// spells alike with another meaning (short: it was given so): a bad value
+// that means something there gets a hint that says what, and how to say
+// that here; pair, when not empty, is the hint for -t and -d together.
+func parseDebianDuration(flag, s string, short bool, pair string) (time.Duration, error) {
+	d, err := parseDuration(flag, s)
+	var usage *usageError
+	if errors.As(err, &usage) {
+		hint := pair
+		if hint == "" {
+			hint = debianDurationHint(flag, short, s)
+		}
+		if hint != "" {
+			usage.hint = hint
+		}
+	}
+	return d, err
 }
 
 // parseResetAfter reads --reset-after: left out (empty) means never;

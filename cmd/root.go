@@ -21,6 +21,7 @@ const usageLine = "retry [flags] [--] COMMAND [ARG...]"
 // nil starts catching them when the command runs.
 func newRootCommand(version string, args []string, stdout, stderr io.Writer, signals *runner.SignalCatcher) *cobra.Command {
 	opts := newOptions(signals)
+	opts.args = args
 	root := &cobra.Command{
 		Use:   usageLine,
 		Short: "Run a command again when it fails in a way that another attempt may fix",
@@ -30,7 +31,10 @@ succeeds, fails permanently, or runs out of attempts or time.
 
 Flags stop at the first word that is not a flag: in "retry -a 5 curl -fsS URL",
 -fsS goes to curl. Use -- before a command whose name starts with "-" or
-names a retry subcommand.`,
+names a retry subcommand.
+
+A duration (DUR) is a number and its unit: 250ms, 30s, 5m, 1h30m or 2d;
+only 0 needs none.`,
 		Version:               resolveVersion(version),
 		Args:                  cobra.ArbitraryArgs,
 		SilenceUsage:          true,
@@ -60,7 +64,7 @@ names a retry subcommand.`,
 	// Execute whenever the first word that is not a flag is "completion".
 	root.CompletionOptions.DisableDefaultCmd = true
 	if mayWantSubcommands(args) {
-		if subs := subcommands(stdout); wantsSubcommands(args, subs) {
+		if subs := subcommands(stdout, args); wantsSubcommands(args, subs) {
 			root.AddCommand(subs...)
 			if completing(args) {
 				for _, c := range subs {
@@ -86,8 +90,9 @@ func mayWantSubcommands(args []string) bool {
 	return len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || !strings.HasPrefix(args[0], "-"))
 }
 
-// subcommands returns retry's own subcommands.
-func subcommands(stdout io.Writer) []*cobra.Command {
+// subcommands returns retry's own subcommands; args is retry's command
+// line, its first word a subcommand's name.
+func subcommands(stdout io.Writer, args []string) []*cobra.Command {
 	return []*cobra.Command{{
 		Use:   "presets",
 		Short: "List the built-in rule sets for --preset: their rules, sources, blind spots, and which read messages in English",
@@ -96,7 +101,7 @@ func subcommands(stdout io.Writer) []*cobra.Command {
 			_, err := io.WriteString(stdout, presetsText())
 			return err
 		},
-	}, newExplainCommand(stdout), newCompletionCommand()}
+	}, newExplainCommand(stdout, args[min(1, len(args)):]), newCompletionCommand()}
 }
 
 // wantsSubcommands reports whether args ask for a subcommand, or for help,
@@ -130,8 +135,17 @@ func namesSubcommand(word string, subs []*cobra.Command) bool {
 // command's name, that rest is often a password.
 func flagError(_ *cobra.Command, err error) error {
 	var unknown *pflag.NotExistError
-	if errors.As(err, &unknown) && unknown.GetSpecifiedShortnames() != "" {
-		return usagef("a flag meant for the command goes after its name: "+usageLine, "unknown shorthand flag: '%s'", unknown.GetSpecifiedName())
+	if errors.As(err, &unknown) {
+		debian := debianFlagHints[unknown.GetSpecifiedName()]
+		if unknown.GetSpecifiedShortnames() != "" {
+			if debian == "" {
+				debian = "a flag meant for the command goes after its name: " + usageLine
+			}
+			return usagef(debian, "unknown shorthand flag: '%s'", unknown.GetSpecifiedName())
+		}
+		if debian != "" && len(unknown.GetSpecifiedName()) > 1 {
+			return usagef(debian, "%s", err)
+		}
 	}
 	return usagef("retry --help lists the flags", "%s", err)
 }

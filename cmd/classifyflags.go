@@ -93,7 +93,7 @@ func (c *classifyOptions) rules(stdout, stderr io.Writer, stdoutHeld, stderrHeld
 		}
 	}
 	var err error
-	if r.Match, err = classify.ParseStreams(c.match); err != nil {
+	if r.Read, err = classify.ParseStreamChoice(c.match); err != nil {
 		return nil, usagef("", "--match: %s", err)
 	}
 	if c.hintPattern != "" {
@@ -123,14 +123,14 @@ func (c *classifyOptions) rules(stdout, stderr io.Writer, stdoutHeld, stderrHeld
 		// both go to the same place, read neither. A held stream reaches
 		// its destination only at the end: it is read whatever that is.
 		shared := !stdoutHeld && !stderrHeld && sameDestination(stdout, stderr)
-		out := r.Match.Stdout() && (stdoutHeld || !isDevice(stdout)) && !shared
-		err := r.Match.Stderr() && (stderrHeld || !isDevice(stderr)) && !shared
+		out := r.Read.Stdout() && (stdoutHeld || !isDevice(stdout)) && !shared
+		err := r.Read.Stderr() && (stderrHeld || !isDevice(stderr)) && !shared
 		switch {
 		case out && err:
 		case out:
-			r.Match = classify.MatchStdout
+			r.Read = classify.MatchStdout
 		case err:
-			r.Match = classify.MatchStderr
+			r.Read = classify.MatchStderr
 		default:
 			r.Hints = false
 		}

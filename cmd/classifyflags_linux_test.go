@@ -51,7 +51,7 @@ func TestDefaultHintLeavesTerminals(t *testing.T) {
 		stdout, stderr *os.File
 		stderrHeld     bool
 		hints          bool
-		match          classify.Streams
+		match          classify.StreamChoice
 	}{
 		{"stderr a file", classifyOptions{match: "stderr"}, tty, file, false, true, classify.MatchStderr},
 		{"stderr a terminal", classifyOptions{match: "stderr"}, file, tty, false, false, classify.MatchStderr},
@@ -68,8 +68,8 @@ func TestDefaultHintLeavesTerminals(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Hints != tc.hints || r.Match != tc.match {
-				t.Errorf("hints %v, match %v; want %v, %v", r.Hints, r.Match, tc.hints, tc.match)
+			if r.Hints != tc.hints || r.Read != tc.match {
+				t.Errorf("hints %v, match %v; want %v, %v", r.Hints, r.Read, tc.hints, tc.match)
 			}
 		})
 	}

@@ -169,7 +169,7 @@ func (e *explainOptions) verdict(rules *classify.Rules, rep *reporter) (*explain
 	var out match.Output
 	if m := rules.NewMatcher(time.Now); m != nil {
 		stream := "stderr"
-		if !rules.Match.Stderr() {
+		if !rules.Read.Stderr() {
 			stream = "stdout"
 		}
 		w := m.Writer(stream)

@@ -194,7 +194,7 @@ func (x *explanation) text(r *classify.Rules) string {
 			fmt.Fprintf(&b, "       why: %s\n       source: %s\n", rule.Why, rule.Source)
 		}
 	}
-	fmt.Fprintf(&b, "output rules read %s (--match %s); %s\n", matchWhat(r.Match), r.Match, hintsWhat(r))
+	fmt.Fprintf(&b, "output rules read %s (--match %s); %s\n", matchWhat(r.Read), r.Read, hintsWhat(r))
 
 	if v := x.Result; v != nil {
 		lines := ""
@@ -217,7 +217,7 @@ func (x *explanation) text(r *classify.Rules) string {
 	return b.String()
 }
 
-func matchWhat(s classify.Streams) string {
+func matchWhat(s classify.StreamChoice) string {
 	if s == classify.MatchBoth {
 		return "stdout and stderr"
 	}

@@ -21,8 +21,8 @@ import (
 
 // attempt runs one attempt with std as its stdin and stdout, for at most
 // limit (0: no limit), records how it ended in a, and returns what its
-// watched output showed and whether it held the terminal's foreground.
-func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std stdio.Attempt) (out match.Output, held bool) {
+// watched output showed and whether it had the terminal's foreground.
+func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std stdio.IO) (out match.Output, foreground bool) {
 	cmd := exec.Command(r.cfg.Command[0], r.cfg.Command[1:]...)
 	cmd.Env = r.env.forAttempt(a.Number)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = std.Stdin, std.Stdout, std.Stderr
@@ -37,7 +37,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 	proc.Prepare(cmd)
 	var stopped func()
 	if r.term != nil {
-		held = r.term.Hand(cmd)
+		foreground = r.term.Hand(cmd)
 		// An attempt stopped by Ctrl-Z stops retry's job with it.
 		stopped = func() { r.term.Suspend(cmd.Process.Pid) }
 	}
@@ -53,7 +53,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 	a.Duration = took
 	if st.StartErr != nil {
 		output.abort()
-		if held {
+		if foreground {
 			r.term.Restore()
 		}
 		a.StartErr = startError(st.StartErr, r.cfg.Command[0], cmd.Path)
@@ -61,10 +61,10 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 		return match.Output{}, false
 	}
 	a.Exit = st
-	if held {
+	if foreground {
 		r.term.Reclaim(cmd.Process.Pid)
 	}
-	return output.finish(), held
+	return output.finish(), foreground
 }
 
 // start starts cmd. A file that the system cannot execute (ENOEXEC: a

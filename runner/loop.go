@@ -47,7 +47,7 @@ func (r *run) loop(ctx context.Context) *Result {
 		res.Attempts = append(res.Attempts, Attempt{Number: n})
 		a := &res.Attempts[n-1]
 		r.observeStart(a)
-		out, held := r.attempt(ctx, a, limit, std)
+		out, foreground := r.attempt(ctx, a, limit, std)
 		release()
 		if err := r.streams.End(); err != nil {
 			r.err = err
@@ -56,7 +56,7 @@ func (r *run) loop(ctx context.Context) *Result {
 		a.Hint, a.HasHint = out.Hint, out.HasHint
 		d := r.rules.Classify(classify.Facts{Exit: a.Exit, Output: out})
 		a.Class, a.Reason, a.Advice = d.Class, d.Reason, d.Advice
-		if res.Outcome = r.verdict(ctx, a, d, held); res.Outcome != "" {
+		if res.Outcome = r.verdict(ctx, a, d, foreground); res.Outcome != "" {
 			r.observeFinish(a, false)
 			return res
 		}
@@ -83,14 +83,15 @@ func (r *run) loop(ctx context.Context) *Result {
 }
 
 // verdict returns the outcome that attempt a, decided as d, brings about,
-// or "" when another attempt may follow. held: a held the terminal.
-func (r *run) verdict(ctx context.Context, a *Attempt, d classify.Decision, held bool) Outcome {
+// or "" when another attempt may follow. foreground: a had the
+// terminal's foreground.
+func (r *run) verdict(ctx context.Context, a *Attempt, d classify.Decision, foreground bool) Outcome {
 	switch {
 	case d.Class == classify.Success:
 		return Succeeded
 	case ctx.Err() != nil:
 		return Cancelled
-	case held && interrupted(a):
+	case foreground && interrupted(a):
 		a.Reason += "; interrupted at the terminal"
 		return Cancelled
 	case r.leftTerminal(a):

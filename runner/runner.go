@@ -86,7 +86,7 @@ type Config struct {
 	// effect on retry.
 	SignalsReady <-chan struct{}
 	// Terminal, when not nil, is the controlling terminal (retry's stdin):
-	// each attempt holds its foreground while it runs, retry between
+	// each attempt has its foreground while it runs, retry between
 	// attempts; an attempt that stops (Ctrl-Z) stops retry's job too; and
 	// an attempt that dies from SIGINT or SIGQUIT (Ctrl-C, Ctrl-\) there
 	// cancels the operation. The caller must ignore SIGTTOU.

@@ -21,10 +21,10 @@ func Cancels(sig syscall.Signal) bool {
 	return false
 }
 
-// interrupted reports whether an attempt that held the terminal's
+// interrupted reports whether an attempt that had the terminal's
 // foreground died as Ctrl-C or Ctrl-\ make it die: the user ended it, and
 // that never calls for another attempt. (Those keys reach the attempt, not
-// retry, while it holds the foreground.) A SIGINT or SIGQUIT that retry
+// retry, while it has the foreground.) A SIGINT or SIGQUIT that retry
 // sent itself, as --stop-signal at a timeout, is not the user's.
 func interrupted(a *Attempt) bool {
 	return (a.Signal == syscall.SIGINT || a.Signal == syscall.SIGQUIT) && !a.SignalSent

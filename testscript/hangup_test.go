@@ -14,7 +14,7 @@ import (
 
 // The terminal hangs up under a running attempt: its shell is SIGKILLed
 // and the terminal closed, and the kernel sends SIGHUP to the attempt's
-// group, which holds the foreground. That is the user leaving: no other
+// group, which has the foreground. That is the user leaving: no other
 // attempt starts (issue 14), also when retry's own output goes to a file
 // that still has its reader.
 func TestTerminalHangUpIsNoRetry(t *testing.T) {

@@ -139,7 +139,7 @@ func TestTerminalAttemptReadsAndCtrlCCancels(t *testing.T) {
 	}
 }
 
-// Between attempts retry holds the terminal again: Ctrl-C during a wait
+// Between attempts retry has the terminal again: Ctrl-C during a wait
 // reaches retry, which ends at once by SIGINT.
 func TestTerminalCtrlCDuringAWait(t *testing.T) {
 	s := startSession(t, "retry", "-a", "3", "--delay", "30s", "--jitter", "none", "--",
@@ -195,7 +195,7 @@ func processStopped(pid int) bool {
 	return i >= 0 && i+2 < len(stat) && stat[i+2] == 'T'
 }
 
-// An attempt that holds the terminal and is ended at its timeout by
+// An attempt that has the terminal and is ended at its timeout by
 // --stop-signal INT dies from a SIGINT that retry sent: that is the
 // timeout, not the user pressing Ctrl-C, so it is retried and retry ends
 // with 124 rather than dying by SIGINT.

@@ -79,13 +79,13 @@ type Rules struct {
 	// and presets), in the order given.
 	StopOn, RetryOn []CodeRule
 	// StopIf and RetryIf are the output rules (--stop-if, --retry-if and
-	// presets), matched line by line against the Match streams.
+	// presets), matched line by line against the streams Read names.
 	StopIf, RetryIf []*match.Pattern
 	// FailIf are the --fail-if rules: an exit 0 whose output matched
 	// one is a failure.
 	FailIf []*match.Pattern
-	// Match says which streams the output rules and hints read.
-	Match Streams
+	// Read says which streams the output rules and hints read (--match).
+	Read StreamChoice
 	// Hints turns on server hints (HintPattern, or Retry-After lines);
 	// MaxHint is the longest hinted wait that is trusted; a longer hint
 	// is clamped to it, so 0 trusts no hint (--max-hint 0).
@@ -187,7 +187,7 @@ func (r *Rules) Classify(f Facts) Decision {
 	// 8. Retrying was limited to what the rules list.
 	if len(r.RetryOn) > 0 || len(r.RetryIf) > 0 {
 		d := Decision{Class: Permanent, Reason: fmt.Sprintf("not listed: %s matched no --retry-on or --retry-if rule", howEnded(f))}
-		r.blind(&d, f.Output)
+		r.cannotSee(&d, f.Output)
 		return d
 	}
 	// 9. The default. A death by a signal retry forwarded counts as the

@@ -40,7 +40,7 @@ type Preset struct {
 
 	// quiet finds, on the command line of tool, a flag that hides the
 	// messages the rules read; nil when the tool has none.
-	quiet func(tool string, args []string, match Streams) *Quiet
+	quiet func(tool string, args []string, match StreamChoice) *Quiet
 }
 
 // ReadsMessages reports whether the preset reads its tool's messages (it

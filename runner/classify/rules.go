@@ -7,18 +7,18 @@ import (
 	"github.com/b0a38808/retry/runner/match"
 )
 
-// Streams selects the output streams that output rules and hints read.
-type Streams int
+// StreamChoice selects the output streams that output rules and hints read.
+type StreamChoice int
 
 // The choices of --match.
 const (
-	MatchStderr Streams = iota
+	MatchStderr StreamChoice = iota
 	MatchStdout
 	MatchBoth
 )
 
-// ParseStreams reads a --match value: stderr, stdout or both.
-func ParseStreams(s string) (Streams, error) {
+// ParseStreamChoice reads a --match value: stderr, stdout or both.
+func ParseStreamChoice(s string) (StreamChoice, error) {
 	switch s {
 	case "stderr":
 		return MatchStderr, nil
@@ -31,7 +31,7 @@ func ParseStreams(s string) (Streams, error) {
 }
 
 // String returns the --match spelling.
-func (s Streams) String() string {
+func (s StreamChoice) String() string {
 	switch s {
 	case MatchStdout:
 		return "stdout"
@@ -42,10 +42,10 @@ func (s Streams) String() string {
 }
 
 // Stdout and Stderr report whether the choice includes that stream.
-func (s Streams) Stdout() bool { return s != MatchStderr }
+func (s StreamChoice) Stdout() bool { return s != MatchStderr }
 
 // Stderr reports whether the choice includes stderr.
-func (s Streams) Stderr() bool { return s != MatchStdout }
+func (s StreamChoice) Stderr() bool { return s != MatchStdout }
 
 // ReadsOutput reports whether some rule or the hints need the attempts'
 // output; when not, the streams go to the command untouched.
@@ -66,7 +66,7 @@ func (r *Rules) NewMatcher(now func() time.Time) *match.Matcher {
 	if now == nil {
 		now = time.Now
 	}
-	w := match.Watch{StopIf: r.StopIf, RetryIf: r.RetryIf, FailIf: r.FailIf, Search: r.search}
+	w := match.Config{StopIf: r.StopIf, RetryIf: r.RetryIf, FailIf: r.FailIf, Search: r.search}
 	switch {
 	case r.Hints && r.HintPattern != nil:
 		w.Hint = r.HintPattern

@@ -109,15 +109,15 @@ func TestWait(t *testing.T) {
 	}
 }
 
-func TestParseStreams(t *testing.T) {
+func TestParseStreamChoice(t *testing.T) {
 	for _, s := range []string{"stderr", "stdout", "both"} {
-		got, err := ParseStreams(s)
+		got, err := ParseStreamChoice(s)
 		if err != nil || got.String() != s {
-			t.Errorf("ParseStreams(%q) = %v, %v", s, got, err)
+			t.Errorf("ParseStreamChoice(%q) = %v, %v", s, got, err)
 		}
 	}
-	if _, err := ParseStreams("all"); err == nil {
-		t.Error("ParseStreams(all) accepted")
+	if _, err := ParseStreamChoice("all"); err == nil {
+		t.Error("ParseStreamChoice(all) accepted")
 	}
 	if !MatchBoth.Stdout() || !MatchBoth.Stderr() || MatchStderr.Stdout() || MatchStdout.Stderr() {
 		t.Error("Streams.Stdout/Stderr wrong")

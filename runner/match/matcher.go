@@ -88,8 +88,8 @@ func (p *Pattern) Groups() int { return p.regexp().NumSubexp() }
 // String returns the expression as the user wrote it.
 func (p *Pattern) String() string { return p.expr }
 
-// Watch says what an attempt's output is searched for.
-type Watch struct {
+// Config says what an attempt's output is searched for.
+type Config struct {
 	StopIf, RetryIf []*Pattern
 	// FailIf are the --fail-if patterns, which turn an exit 0 into a
 	// failure.
@@ -129,7 +129,7 @@ type Output struct {
 }
 
 // Matcher searches an attempt's output streams line by line, in bounded
-// memory, for the patterns of a Watch. It is safe for one writer per stream
+// memory, for the patterns of a Config. It is safe for one writer per stream
 // at a time, and streams may be written concurrently.
 type Matcher struct {
 	mu          sync.Mutex
@@ -156,7 +156,7 @@ type probe struct {
 }
 
 // New returns a Matcher for one attempt.
-func New(w Watch) *Matcher {
+func New(w Config) *Matcher {
 	m := &Matcher{parseHint: w.ParseHint, maxLine: w.MaxLine, search: w.Search}
 	if m.maxLine <= 0 {
 		m.maxLine = MaxLine

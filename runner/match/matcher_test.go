@@ -86,7 +86,7 @@ func TestMatcherRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := New(Watch{StopIf: mustPatterns(t, tt.stop...), RetryIf: mustPatterns(t, tt.retry...)})
+			m := New(Config{StopIf: mustPatterns(t, tt.stop...), RetryIf: mustPatterns(t, tt.retry...)})
 			feed(m, "stderr", tt.chunks...)
 			out := m.Output()
 			if got := show(out.StopIf); got != tt.wantStop {
@@ -124,7 +124,7 @@ func TestMatcherLongLine(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, chunk := range []int{1 << 20, 4096, 7} {
-				m := New(Watch{RetryIf: mustPatterns(t, tt.expr)})
+				m := New(Config{RetryIf: mustPatterns(t, tt.expr)})
 				data := long + "\nafter\n"
 				var chunks []string
 				for i := 0; i < len(data); i += chunk {
@@ -154,7 +154,7 @@ func TestCompileErrors(t *testing.T) {
 }
 
 func TestMatcherBothStreams(t *testing.T) {
-	m := New(Watch{RetryIf: mustPatterns(t, "busy")})
+	m := New(Config{RetryIf: mustPatterns(t, "busy")})
 	out, errw := m.Writer("stdout"), m.Writer("stderr")
 	errw.Write([]byte("still bu"))
 	out.Write([]byte("busy\n"))
@@ -170,7 +170,7 @@ func TestMatcherBothStreams(t *testing.T) {
 // binary noise, and checks that the matcher allocates nothing per write and
 // keeps at most one line's worth.
 func TestMatcherBoundedMemory(t *testing.T) {
-	m := New(Watch{RetryIf: mustPatterns(t, "(?i)timeout", `\d+ ms`), Hint: retryAfter(), ParseHint: parseSeconds})
+	m := New(Config{RetryIf: mustPatterns(t, "(?i)timeout", `\d+ ms`), Hint: retryAfter(), ParseHint: parseSeconds})
 	w := m.Writer("stderr")
 	chunk := bytes.Repeat([]byte("abcdefgh"), 4096)
 	w.Write(chunk) // the line buffer grows once
@@ -197,7 +197,7 @@ func TestMatcherBoundedMemory(t *testing.T) {
 
 // reference is the obvious matcher the fast one must agree with: split the
 // whole output into lines, clip each, try every pattern.
-func reference(w Watch, data []byte) Output {
+func reference(w Config, data []byte) Output {
 	var out Output
 	lines := bytes.Split(data, []byte("\n"))
 	if len(lines[len(lines)-1]) == 0 {
@@ -253,7 +253,7 @@ func FuzzMatcher(f *testing.F) {
 	f.Add([]byte("o\u212aay\nretry-after:1\n< retry-after: Wed Oct 21 07:29:00 2026\n"), []byte{2, 200})
 	stop := []string{"denied", "(?i)fatal|panic"}
 	retry := []string{"(?i)time ?out", "^$", `\bE\d+\b`, "(?i)okay", "é"}
-	w := Watch{StopIf: mustPatterns(f, stop...), RetryIf: mustPatterns(f, retry...), Hint: retryAfter(),
+	w := Config{StopIf: mustPatterns(f, stop...), RetryIf: mustPatterns(f, retry...), Hint: retryAfter(),
 		ParseHint: parseSeconds, MaxLine: 16}
 	f.Fuzz(func(t *testing.T, data, cuts []byte) {
 		m := New(w)
@@ -303,7 +303,7 @@ func BenchmarkMatcher(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			data := benchOutput(8 << 20)
-			m := New(Watch{RetryIf: mustPatterns(b, bc.rules...), Hint: retryAfter(), ParseHint: parseSeconds})
+			m := New(Config{RetryIf: mustPatterns(b, bc.rules...), Hint: retryAfter(), ParseHint: parseSeconds})
 			w := m.Writer("stderr")
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
@@ -322,7 +322,7 @@ func BenchmarkMatcher(b *testing.B) {
 // TestMatcherFailIf: --fail-if patterns are looked for on every line
 // whatever the stop and retry patterns found, and the first match wins.
 func TestMatcherFailIf(t *testing.T) {
-	m := New(Watch{StopIf: mustPatterns(t, "denied"), FailIf: mustPatterns(t, "^W: ", "(?i)warning")})
+	m := New(Config{StopIf: mustPatterns(t, "denied"), FailIf: mustPatterns(t, "^W: ", "(?i)warning")})
 	feed(m, "stderr", "ok\naccess denied\n", "a Warning here\nW: late\n")
 	out := m.Output()
 	if show(out.StopIf) != "denied|access denied" || show(out.FailIf) != "(?i)warning|a Warning here" {

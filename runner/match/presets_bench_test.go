@@ -59,15 +59,17 @@ func corpus(kind string, size int) []byte {
 func BenchmarkMatcherCorpus(b *testing.B) {
 	type set struct {
 		name string
-		w    match.Watch
+		w    match.Config
 	}
-	hint := func(w match.Watch) match.Watch {
+	hint := func(w match.Config) match.Config {
 		w.Hint, w.ParseHint = match.RetryAfterHint(), parseRetryAfter
 		return w
 	}
-	retryIf := func(exprs ...string) match.Watch { return hint(match.Watch{RetryIf: match.MustPatterns(b, exprs...)}) }
+	retryIf := func(exprs ...string) match.Config {
+		return hint(match.Config{RetryIf: match.MustPatterns(b, exprs...)})
+	}
 	sets := []set{
-		{"none", hint(match.Watch{})},
+		{"none", hint(match.Config{})},
 		{"three", retryIf("connection refused", "(?i)timed? ?out", "HTTP/[0-9.]+ 50[234] ")},
 		{"noliteral", retryIf(`^\d+$`)}, // every line goes to the regexp
 	}
@@ -78,9 +80,9 @@ func BenchmarkMatcherCorpus(b *testing.B) {
 			b.Fatal(err)
 		}
 		all.AddPreset(p)
-		sets = append(sets, set{p.Name, hint(match.Watch{StopIf: r.StopIf, RetryIf: r.RetryIf, FailIf: r.FailIf})})
+		sets = append(sets, set{p.Name, hint(match.Config{StopIf: r.StopIf, RetryIf: r.RetryIf, FailIf: r.FailIf})})
 	}
-	sets = append(sets, set{"all", hint(match.Watch{StopIf: all.StopIf, RetryIf: all.RetryIf, FailIf: all.FailIf})})
+	sets = append(sets, set{"all", hint(match.Config{StopIf: all.StopIf, RetryIf: all.RetryIf, FailIf: all.FailIf})})
 	const write = 128 << 10
 	for _, kind := range []string{"log", "build", "base64"} {
 		data := corpus(kind, 8<<20)
@@ -146,14 +148,14 @@ func BenchmarkCompileSearch(b *testing.B) {
 			for i, p := range pats { // the compiled expression kept, nothing reduced
 				fresh[i] = match.Fresh(p)
 			}
-			m := match.New(match.Watch{RetryIf: fresh, Hint: match.RetryAfterHint(), ParseHint: parseRetryAfter})
+			m := match.New(match.Config{RetryIf: fresh, Hint: match.RetryAfterHint(), ParseHint: parseRetryAfter})
 			m.Writer("stderr").Write(line)
 		}
 	})
 	b.Run("matcher", func(b *testing.B) {
 		line := []byte("first line\n")
 		for b.Loop() {
-			m := match.New(match.Watch{RetryIf: pats, Hint: match.RetryAfterHint(), ParseHint: parseRetryAfter})
+			m := match.New(match.Config{RetryIf: pats, Hint: match.RetryAfterHint(), ParseHint: parseRetryAfter})
 			m.Writer("stderr").Write(line)
 		}
 	})

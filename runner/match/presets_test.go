@@ -100,26 +100,26 @@ var presetLines = []string{
 	"nothing to see here",
 }
 
-// presetWatch is every preset's output rules at once, with the hint.
-func presetWatch(t testing.TB) match.Watch {
+// presetConfig is every preset's output rules at once, with the hint.
+func presetConfig(t testing.TB) match.Config {
 	var r classify.Rules
 	for _, p := range classify.Presets() {
 		if err := r.AddPreset(p); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return match.Watch{StopIf: r.StopIf, RetryIf: r.RetryIf, FailIf: r.FailIf, Hint: match.RetryAfterHint(), ParseHint: parseRetryAfter}
+	return match.Config{StopIf: r.StopIf, RetryIf: r.RetryIf, FailIf: r.FailIf, Hint: match.RetryAfterHint(), ParseHint: parseRetryAfter}
 }
 
 // TestPresetLines checks that the literal search loses no match of a
 // preset rule on real messages, in any case the rule allows.
 func TestPresetLines(t *testing.T) {
-	w := presetWatch(t)
+	w := presetConfig(t)
 	matched := 0
 	for _, line := range presetLines {
 		for _, l := range []string{line, strings.ToUpper(line), strings.ToLower(line)} {
 			for _, p := range append(append(w.StopIf, w.RetryIf...), w.FailIf...) {
-				one := match.Watch{RetryIf: []*match.Pattern{p}, Hint: w.Hint, ParseHint: w.ParseHint}
+				one := match.Config{RetryIf: []*match.Pattern{p}, Hint: w.Hint, ParseHint: w.ParseHint}
 				m := match.New(one)
 				match.Feed(m, "stderr", l+"\n")
 				got, want := m.Output(), match.Reference(one, []byte(l+"\n"))
@@ -143,7 +143,7 @@ func FuzzMatcherPresets(f *testing.F) {
 	for _, l := range presetLines {
 		f.Add([]byte(l + "\n" + strings.ToUpper(l) + "\n"))
 	}
-	w := presetWatch(f)
+	w := presetConfig(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m := match.New(w)
 		match.Feed(m, "stderr", string(data))

@@ -128,7 +128,7 @@ func (s *Search) keep(set *literal.Set, sc *literal.Scanner) {
 }
 
 // build compiles the index, when the first line arrives, or takes it from
-// the Watch's Search.
+// the Config's Search.
 func (m *Matcher) build() {
 	m.probes = m.all()
 	pats := make([]*Pattern, len(m.probes))

@@ -16,7 +16,7 @@ func TestSharedSearch(t *testing.T) {
 	retryIf := mustPatterns(t, "connection refused", "(?i)timed out")
 	attempt := func(text string) Output {
 		t.Helper()
-		m := New(Watch{RetryIf: retryIf, Hint: hint, ParseHint: parseSeconds, Search: s})
+		m := New(Config{RetryIf: retryIf, Hint: hint, ParseHint: parseSeconds, Search: s})
 		m.Writer("stderr").Write([]byte(text))
 		return m.Output()
 	}
@@ -117,7 +117,7 @@ func TestSearchKeepsChosen(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := new(Search)
-			w := New(Watch{RetryIf: mustPatterns(t, "connection refused", "(?i)timed out"), Hint: retryAfter(), ParseHint: parseSeconds, Search: s}).Writer("stderr")
+			w := New(Config{RetryIf: mustPatterns(t, "connection refused", "(?i)timed out"), Hint: retryAfter(), ParseHint: parseSeconds, Search: s}).Writer("stderr")
 			w.Write([]byte("starting\n"))
 			for range tt.writes {
 				w.Write(line)

@@ -44,9 +44,9 @@ func (t *Terminal) setForeground(pgid int) {
 	_ = unix.IoctlSetPointerInt(t.fd, unix.TIOCSPGRP, pgid)
 }
 
-// Hand makes cmd, once started, hold the terminal's foreground, if retry
-// holds it now: a retry running in the background leaves the terminal to
-// whoever has it. It reports whether cmd will hold it.
+// Hand makes cmd, once started, have the terminal's foreground, if retry
+// has it now: a retry running in the background leaves the terminal to
+// whoever has it. It reports whether cmd will have it.
 func (t *Terminal) Hand(cmd *exec.Cmd) bool {
 	if t.foreground() != t.own {
 		return false

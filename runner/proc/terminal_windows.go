@@ -14,7 +14,7 @@ type Terminal struct{}
 // NewTerminal returns a Terminal that does nothing.
 func NewTerminal(*os.File) *Terminal { return &Terminal{} }
 
-// Hand reports that cmd will not hold the foreground.
+// Hand reports that cmd will not have the foreground.
 func (*Terminal) Hand(*exec.Cmd) bool { return false }
 
 // Restore does nothing.

@@ -29,7 +29,7 @@ const watchdogScript = `read -r word; [ "$word" = done ] || kill -s KILL -- "-$1
 // been reaped: the watchdog then exits, or never starts, and leaves
 // whatever the attempt left running alone. release waits for a start
 // under way, so that no helper starts while the next attempt does (see
-// StartAlone). When no watchdog can start (no /bin/sh), nothing happens.
+// StartHelper). When no watchdog can start (no /bin/sh), nothing happens.
 func Watch(cmd *exec.Cmd, after time.Duration) (release func()) {
 	pgid := cmd.Process.Pid
 	var (
@@ -72,7 +72,7 @@ func startWatchdog(pgid int) (*os.File, *exec.Cmd) {
 	dog := exec.Command("/bin/sh", "-c", watchdogScript, "retry-watchdog", strconv.Itoa(pgid))
 	dog.Stdin = r
 	dog.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	err = StartAlone(dog)
+	err = StartHelper(dog)
 	_ = r.Close()
 	if err != nil {
 		_ = w.Close()

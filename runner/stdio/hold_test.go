@@ -48,7 +48,7 @@ func openHeld(t *testing.T, dst *bytes.Buffer, limit int64) *Streams {
 
 // run runs script in sh with a's stdin, stdout and stderr and reports its
 // exit error.
-func run(t *testing.T, a Attempt, script string) error {
+func run(t *testing.T, a IO, script string) error {
 	t.Helper()
 	cmd := exec.Command("sh", "-c", script)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = a.Stdin, a.Stdout, a.Stderr

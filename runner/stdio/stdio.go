@@ -134,12 +134,12 @@ type Config struct {
 	TempDir string
 }
 
-// Attempt is what one attempt reads and writes. All are always non-nil;
+// IO is what one attempt reads and writes. All are always non-nil;
 // Stdin is a real file, so starting a process needs no copying goroutine.
 // Stdout and Stderr are real files too (in OutputFinal mode, a pipe that
 // retry reads; on Windows a writer that os/exec carries), unless
 // Config.Stdout or Config.Stderr was another writer in OutputStream mode.
-type Attempt struct {
+type IO struct {
 	Stdin  *os.File
 	Stdout io.Writer
 	Stderr io.Writer
@@ -220,27 +220,27 @@ func openOutput(dst io.Writer, mode OutputMode, dir, pattern string) (output, er
 // Begin returns the next attempt's stdin, stdout and stderr. With
 // OutputFinal it discards the output of the attempt before. It fails when a spooled stdin
 // could not be copied in full: the attempt would read only part of it.
-func (s *Streams) Begin() (Attempt, error) {
+func (s *Streams) Begin() (IO, error) {
 	if s.running {
-		return Attempt{}, errors.New("stdio: Begin called twice without End")
+		return IO{}, errors.New("stdio: Begin called twice without End")
 	}
 	in, err := s.in.begin()
 	if err != nil {
-		return Attempt{}, &StreamError{Stream: "stdin", Err: err}
+		return IO{}, &StreamError{Stream: "stdin", Err: err}
 	}
 	out, err := s.out.begin()
 	if err != nil {
 		s.in.end()
-		return Attempt{}, &StreamError{Stream: "stdout", Err: err}
+		return IO{}, &StreamError{Stream: "stdout", Err: err}
 	}
 	errOut, err := s.errOut.begin()
 	if err != nil {
 		s.in.end()
 		s.out.end()
-		return Attempt{}, &StreamError{Stream: "stderr", Err: err}
+		return IO{}, &StreamError{Stream: "stderr", Err: err}
 	}
 	s.running = true
-	return Attempt{Stdin: in, Stdout: out, Stderr: errOut}, nil
+	return IO{Stdin: in, Stdout: out, Stderr: errOut}, nil
 }
 
 // End tells that the attempt's process has ended. It stops feeding the

@@ -98,7 +98,7 @@ func open(t *testing.T, cfg Config) *Streams {
 	return s
 }
 
-func begin(t *testing.T, s *Streams) Attempt {
+func begin(t *testing.T, s *Streams) IO {
 	t.Helper()
 	a, err := s.Begin()
 	if err != nil {

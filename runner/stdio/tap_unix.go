@@ -220,7 +220,7 @@ func handOver(r *os.File, dst io.Writer) {
 	relay := exec.Command(path)
 	relay.Stdin, relay.Stdout = r, f // os/exec makes r blocking for cat
 	relay.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if proc.StartAlone(relay) == nil {
+	if proc.StartHelper(relay) == nil {
 		go func() { _ = relay.Wait() }() // reaped if it ends while retry runs
 	}
 }

@@ -26,10 +26,10 @@ func (r *run) tapOutput(cmd *exec.Cmd) (*attemptOutput, error) {
 		return w.tap.Add(dst, m)
 	}
 	var err error
-	if r.rules.Match.Stdout() {
+	if r.rules.Read.Stdout() {
 		err = watch(&cmd.Stdout, "stdout")
 	}
-	if err == nil && r.rules.Match.Stderr() {
+	if err == nil && r.rules.Read.Stderr() {
 		err = watch(&cmd.Stderr, "stderr")
 	}
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// StartAlone starts cmd, a helper of retry's own (a relay, a watchdog),
+// StartHelper starts cmd, a helper of retry's own (a relay, a watchdog),
 // without the descriptors above stderr that retry inherited from its
 // caller. An attempt gets those, as from any wrapper (`retry -- cmd
 // 3>file`); a helper that outlives the attempt must not hold them, or a
@@ -19,7 +19,7 @@ import (
 // wait for the helper. They are marked close-on-exec while cmd starts,
 // then restored. Nothing else starts a process meanwhile: retry starts
 // its helpers only while no attempt is being started.
-func StartAlone(cmd *exec.Cmd) error {
+func StartHelper(cmd *exec.Cmd) error {
 	var marked []int
 	dir := "/dev/fd"
 	if runtime.GOOS == "linux" {

@@ -11,7 +11,7 @@ import (
 func TestCheckCommand(t *testing.T) {
 	for _, tc := range []struct {
 		preset string
-		match  Streams
+		match  StreamChoice
 		argv   string
 		want   string // a word of the hint; empty: not blind
 	}{
@@ -47,7 +47,7 @@ func TestCheckCommand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := &Rules{Match: tc.match}
+		r := &Rules{Read: tc.match}
 		if err := r.AddPreset(p); err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,7 @@ type Quiet struct {
 // CheckCommand looks on the command line argv for a flag known to hide the
 // messages that the presets' rules read (curl -s without -S, wget -q,
 // ssh -q, scp -q, go -json), and remembers it for the reasons of attempts
-// that no rule could decide. Call it once the presets and Match are set.
+// that no rule could decide. Call it once the presets and Read are set.
 func (r *Rules) CheckCommand(argv []string) {
 	r.quiet = nil
 	if len(argv) == 0 {
@@ -31,24 +31,24 @@ func (r *Rules) CheckCommand(argv []string) {
 		if p.quiet == nil {
 			continue
 		}
-		if q := p.quiet(tool, argv[1:], r.Match); q != nil {
+		if q := p.quiet(tool, argv[1:], r.Read); q != nil {
 			r.quiet = q
 			return
 		}
 	}
 }
 
-// blind adds to d, a decision no rule could make, why the rules could not
-// decide when they could not see the messages: a flag hid them, or the
-// streams they read carried nothing.
-func (r *Rules) blind(d *Decision, out match.Output) {
+// cannotSee adds to d, a decision no rule could make, why the rules
+// could not decide when they could not see the messages: a flag hid them,
+// or the streams they read carried nothing.
+func (r *Rules) cannotSee(d *Decision, out match.Output) {
 	switch {
 	case r.quiet != nil && r.readsMessages():
 		d.Reason += "; the rules could not decide: " + r.quiet.Why
 		d.Advice = r.quiet.Advice
 	case out.Silent && (len(r.StopIf) > 0 || len(r.RetryIf) > 0):
 		streams := "stderr"
-		switch r.Match {
+		switch r.Read {
 		case MatchStdout:
 			streams = "stdout"
 		case MatchBoth:
@@ -56,7 +56,7 @@ func (r *Rules) blind(d *Decision, out match.Output) {
 		}
 		d.Reason += "; the rules could not decide: " + streams + " carried nothing"
 		d.Advice = "the rules read " + streams + ", which carried nothing: let the command print its errors there"
-		if r.Match == MatchStderr {
+		if r.Read == MatchStderr {
 			d.Advice += ", or add --match both if it writes them to stdout"
 		}
 	}
@@ -108,7 +108,7 @@ func shortFlags(args []string, takesValue string, stop func(arg string) bool, f 
 
 // curlQuiet finds curl's -s (--silent) without -S (--show-error): curl
 // then prints no error message at all.
-func curlQuiet(tool string, args []string, _ Streams) *Quiet {
+func curlQuiet(tool string, args []string, _ StreamChoice) *Quiet {
 	if tool != "curl" {
 		return nil
 	}
@@ -136,7 +136,7 @@ func curlQuiet(tool string, args []string, _ Streams) *Quiet {
 
 // wgetQuiet finds wget's -q (--quiet), and -o (--output-file), which
 // sends the messages to a file.
-func wgetQuiet(tool string, args []string, _ Streams) *Quiet {
+func wgetQuiet(tool string, args []string, _ StreamChoice) *Quiet {
 	if tool != "wget" {
 		return nil
 	}
@@ -161,7 +161,7 @@ func wgetQuiet(tool string, args []string, _ Streams) *Quiet {
 // sshQuiet finds ssh's, scp's and sftp's -q, and ssh's -o LogLevel=QUIET:
 // they hide the "ssh: connect to host" messages. Options end at ssh's
 // remote command.
-func sshQuiet(tool string, args []string, _ Streams) *Quiet {
+func sshQuiet(tool string, args []string, _ StreamChoice) *Quiet {
 	var values string
 	switch tool {
 	case "ssh":
@@ -228,7 +228,7 @@ func logLevelQuiet(args []string) bool {
 // goQuiet finds go's -json, which turns the errors of go mod download,
 // go list and go test into JSON on stdout, where --match stderr does not
 // look.
-func goQuiet(tool string, args []string, match Streams) *Quiet {
+func goQuiet(tool string, args []string, match StreamChoice) *Quiet {
 	if tool != "go" || match.Stdout() {
 		return nil
 	}

@@ -47,7 +47,7 @@ func metricsText(name string, res *runner.Result, code int, end time.Time, lastS
 	if lastSuccess > 0 {
 		gauge(metricLastSuccess, "When a run of the operation last succeeded, in seconds since the epoch.", job, lastSuccess)
 	}
-	gauge(metricAttempts, "How many attempts the last run made.", job, float64(len(res.Attempts)))
+	gauge(metricAttempts, "How many attempts the last run made.", job, float64(res.Total))
 	gauge(metricDuration, "How long the last run took, waits included, in seconds.", job, res.Elapsed.Seconds())
 	gauge(metricExitCode, "The exit status of retry in the last run.", job, float64(code))
 	gauge(metricOutcome, "How the last run ended: 1 for its outcome, 0 for the others.", "", 0)

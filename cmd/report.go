@@ -15,16 +15,21 @@ import (
 
 // report is the JSON report, schema version 1 (SPEC.md, docs/report.md).
 type report struct {
-	Version        int             `json:"version"`
-	Command        []string        `json:"command"`
-	Name           string          `json:"name"`
-	Outcome        runner.Outcome  `json:"outcome"`
-	ExitCode       int             `json:"exit_code"`
-	ElapsedMS      float64         `json:"elapsed_ms"`
-	DeadlineMS     *float64        `json:"deadline_ms,omitempty"`
-	IdempotencyKey string          `json:"idempotency_key"`
-	Attempts       []attemptReport `json:"attempts"`
-	BudgetStore    *storeReport    `json:"budget_store,omitempty"`
+	Version        int            `json:"version"`
+	Command        []string       `json:"command"`
+	Name           string         `json:"name"`
+	Outcome        runner.Outcome `json:"outcome"`
+	ExitCode       int            `json:"exit_code"`
+	ElapsedMS      float64        `json:"elapsed_ms"`
+	DeadlineMS     *float64       `json:"deadline_ms,omitempty"`
+	IdempotencyKey string         `json:"idempotency_key"`
+	// AttemptsTotal and AttemptsOmitted are present when Attempts
+	// leaves attempts out: a run of more than runner.KeepFirst +
+	// runner.KeepLast lists the first and the last ones only.
+	AttemptsTotal   *int            `json:"attempts_total,omitempty"`
+	AttemptsOmitted *int            `json:"attempts_omitted,omitempty"`
+	Attempts        []attemptReport `json:"attempts"`
+	BudgetStore     *storeReport    `json:"budget_store,omitempty"`
 }
 
 // attemptReport is one attempt in the JSON report.
@@ -79,6 +84,9 @@ func newReport(name string, command []string, res *runner.Result, code int, r re
 		IdempotencyKey: res.IdempotencyKey,
 		Attempts:       make([]attemptReport, 0, len(res.Attempts)),
 		BudgetStore:    newStoreReport(res.StoreOutage),
+	}
+	if omitted := res.Omitted(); omitted > 0 {
+		rep.AttemptsTotal, rep.AttemptsOmitted = ptr(res.Total), ptr(omitted)
 	}
 	if !res.Deadline.IsZero() {
 		// An enclosing retry's deadline (RETRY_DEADLINE) may have passed

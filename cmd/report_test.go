@@ -62,6 +62,7 @@ func results() map[runner.Outcome]*runner.Result {
 	}
 	for _, res := range all {
 		res.IdempotencyKey = "0b6f7c1e-3c1a-4a53-9a43-5f1c1d7f2a10"
+		res.Total = len(res.Attempts)
 	}
 	return all
 }
@@ -98,10 +99,21 @@ func checkReport(t *testing.T, schema map[string]any, data []byte) map[string]an
 	}
 	rep := doc.(map[string]any)
 	attempts := rep["attempts"].([]any)
+	omitted := number(rep["attempts_omitted"])
+	if _, ok := rep["attempts_total"]; ok {
+		if number(rep["attempts_total"]) != float64(len(attempts))+omitted || len(attempts) != runner.KeepFirst+runner.KeepLast {
+			t.Errorf("attempts_total %v, attempts_omitted %v, %d attempts listed; want the first %d and the last %d listed, and the rest counted",
+				rep["attempts_total"], rep["attempts_omitted"], len(attempts), runner.KeepFirst, runner.KeepLast)
+		}
+	}
 	for i, a := range attempts {
 		a := a.(map[string]any)
-		if got := number(a["attempt"]); got != float64(i+1) {
-			t.Errorf("attempt %d is numbered %v", i+1, got)
+		want := float64(i + 1)
+		if i >= runner.KeepFirst {
+			want += omitted
+		}
+		if got := number(a["attempt"]); got != want {
+			t.Errorf("attempt %v is numbered %v", want, got)
 		}
 		_, delay := a["delay_ms"]
 		if last := i == len(attempts)-1; delay == last && rep["outcome"] != "cancelled" {

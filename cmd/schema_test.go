@@ -149,6 +149,25 @@ func (v *validator) check(s map[string]any, x any, path string) {
 			if arr, ok := x.([]any); ok && float64(len(arr)) < number(arg) {
 				v.errorf(path, "%d items, want at least %v", len(arr), arg)
 			}
+		case "maxItems":
+			if arr, ok := x.([]any); ok && float64(len(arr)) > number(arg) {
+				v.errorf(path, "%d items, want at most %v", len(arr), arg)
+			}
+		case "dependentRequired":
+			obj, ok := x.(map[string]any)
+			if !ok {
+				continue
+			}
+			for _, name := range slices.Sorted(maps.Keys(arg.(map[string]any))) {
+				if _, ok := obj[name]; !ok {
+					continue
+				}
+				for _, dep := range arg.(map[string]any)[name].([]any) {
+					if _, ok := obj[dep.(string)]; !ok {
+						v.errorf(path, "property %q requires %q, which is missing", name, dep)
+					}
+				}
+			}
 		case "minimum", "maximum":
 			n, ok := x.(json.Number)
 			if !ok {
@@ -341,6 +360,14 @@ func TestSchemaValidator(t *testing.T) {
 			attempt(r, 0)["on_retry"] = map[string]any{"duration_ms": json.Number("1"), "timed_out": false, "exit_code": json.Number("0"), "output": "x"}
 		}, `"output" is not allowed`},
 		{"signal name", func(r map[string]any) { attempt(r, 1)["signal"] = "killed" }, "signal"},
+		{"attempts_total alone", func(r map[string]any) { r["attempts_total"] = json.Number("250") }, `requires "attempts_omitted"`},
+		{"attempts_omitted alone", func(r map[string]any) { r["attempts_omitted"] = json.Number("50") }, `requires "attempts_total"`},
+		{"attempts_omitted zero", func(r map[string]any) {
+			r["attempts_total"], r["attempts_omitted"] = json.Number("3"), json.Number("0")
+		}, "$.attempts_omitted"},
+		{"more than 200 attempts", func(r map[string]any) {
+			r["attempts"] = slices.Repeat(r["attempts"].([]any), 67)
+		}, "at most 200"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -38,7 +39,7 @@ func parseSummaryMode(s string) (summaryMode, error) {
 // noteworthy reports whether an operation deserves the auto summary: it
 // took more than one attempt, or it failed.
 func noteworthy(res *runner.Result) bool {
-	return res.Outcome != runner.Succeeded || len(res.Attempts) > 1
+	return res.Outcome != runner.Succeeded || res.Total > 1
 }
 
 // summaryLine says in one line how the operation ended, without the
@@ -47,7 +48,7 @@ func noteworthy(res *runner.Result) bool {
 //	succeeded on attempt 2/3 after 1.40s
 //	gave up after 3 attempts in 5.20s: exit 1 (attempts exhausted)
 func summaryLine(res *runner.Result, max, code int) string {
-	n := len(res.Attempts)
+	n := res.Total
 	last := res.Last()
 	took := seconds(res.Elapsed)
 	switch res.Outcome {
@@ -98,13 +99,26 @@ type attemptRow struct {
 	attempt, at, took, result, class, wait, reason string
 }
 
+// attemptTable is the attempts of an operation as the text and Markdown
+// tables show them: a row for each attempt the Result keeps and, in a run
+// of many attempts, one line that stands for those it left out.
+type attemptTable struct {
+	rows  []attemptRow
+	gapAt int    // how many rows come before the gap
+	gap   string // the line in the gap; "" when no attempt is left out
+}
+
 // attemptRows renders the attempts of res, their reasons redacted. The
 // wait says when it was a server's hint or started the backoff over, and
 // the reason ends with how the --on-retry command after it ended.
-func attemptRows(res *runner.Result, r reasoner) []attemptRow {
-	rows := make([]attemptRow, 0, len(res.Attempts))
+func attemptRows(res *runner.Result, r reasoner) attemptTable {
+	t := attemptTable{rows: make([]attemptRow, 0, len(res.Attempts))}
 	for i := range res.Attempts {
 		a := &res.Attempts[i]
+		if i > 0 && a.Number != res.Attempts[i-1].Number+1 {
+			t.gapAt = i
+			t.gap = fmt.Sprintf("... %s not shown (%d to %d) ...", plural(res.Omitted(), "attempt"), res.Attempts[i-1].Number+1, a.Number-1)
+		}
 		row := attemptRow{
 			attempt: fmt.Sprint(a.Number),
 			at:      "+" + seconds(a.Started.Sub(res.Started)),
@@ -131,9 +145,9 @@ func attemptRows(res *runner.Result, r reasoner) []attemptRow {
 			// As in the progress line: the hook ran after this attempt.
 			row.reason += "; " + r.Reason(describeHook(a.Hook))
 		}
-		rows = append(rows, row)
+		t.rows = append(t.rows, row)
 	}
-	return rows
+	return t
 }
 
 // reasoner redacts a reason for display; *redact.Redactor is one.
@@ -143,15 +157,26 @@ type reasoner interface {
 
 // writeTable writes the attempts as an aligned table, each line prefixed
 // "retry: " like every line of retry's own.
-func writeTable(w io.Writer, rows []attemptRow) {
+//
+// The line in the gap of a run of many attempts is not a row: the columns
+// are as wide as the attempts' on both sides of it.
+func writeTable(w io.Writer, t attemptTable) {
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	header := attemptRow{"attempt", "started", "took", "result", "class", "wait", "reason"}
-	for _, r := range append([]attemptRow{header}, rows...) {
+	for i, r := range append([]attemptRow{header}, t.rows...) {
+		if t.gap != "" && i == t.gapAt+1 {
+			// Empty cells keep the column block whole; the line is
+			// put in their place below.
+			fmt.Fprint(tw, "\t\t\t\t\t\t\n")
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.attempt, r.at, r.took, r.result, r.class, r.wait, r.reason)
 	}
 	tw.Flush()
-	for line := range strings.Lines(b.String()) {
+	for i, line := range slices.Collect(strings.Lines(b.String())) {
+		if t.gap != "" && i == t.gapAt+1 {
+			line = t.gap + "\n"
+		}
 		fmt.Fprintf(w, "retry:   %s", line)
 	}
 }
@@ -159,11 +184,14 @@ func writeTable(w io.Writer, rows []attemptRow) {
 // writeMarkdown writes the summary as GitHub-flavoured Markdown, for
 // $GITHUB_STEP_SUMMARY: the operation's name and the command as a
 // heading, the summary line, and the attempts as a table.
-func writeMarkdown(w io.Writer, name string, command []string, line string, rows []attemptRow) {
+func writeMarkdown(w io.Writer, name string, command []string, line string, t attemptTable) {
 	fmt.Fprintf(w, "### retry %s: %s\n\n%s\n\n", mdCell(name), codeSpan(shellQuote(command)), mdCell(line))
 	fmt.Fprintln(w, "| attempt | started | took | result | class | wait | reason |")
 	fmt.Fprintln(w, "|---:|---:|---:|---|---|---:|---|")
-	for _, r := range rows {
+	for i, r := range t.rows {
+		if t.gap != "" && i == t.gapAt {
+			fmt.Fprintf(w, "| %s | | | | | | |\n", mdCell(t.gap))
+		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n",
 			r.attempt, r.at, r.took, mdCell(r.result), r.class, r.wait, mdCell(r.reason))
 	}

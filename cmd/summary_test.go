@@ -34,14 +34,14 @@ func TestSummaryLine(t *testing.T) {
 		{"budget", rs[runner.Budget], 3, 1, "gave up after 1 attempt in 1.00s: exit 1 (retry budget empty)"},
 		{"budget before any attempt", &runner.Result{Outcome: runner.Budget}, 3, 125, "gave up before the first attempt (retry budget empty)"},
 		{"hint past the deadline", &runner.Result{Outcome: runner.Deadline, Elapsed: 20 * time.Millisecond, Attempts: []runner.Attempt{
-			{Number: 1, Exit: exitcodes.Exit{ExitCode: 1}, Hint: 2 * time.Minute, HasHint: true, HintPastDeadline: true, Left: 9980 * time.Millisecond}}}, 3, 124,
+			{Number: 1, Exit: exitcodes.Exit{ExitCode: 1}, Hint: 2 * time.Minute, HasHint: true, HintPastDeadline: true, Left: 9980 * time.Millisecond}}, Total: 1}, 3, 124,
 			"gave up after 1 attempt in 0.02s: the server asked to wait 2m, past the deadline in 9.98s (exit 124)"},
 		{"ambiguous, --on-ambiguous stop", &runner.Result{Outcome: runner.Permanent, Elapsed: time.Second, Attempts: []runner.Attempt{
-			{Number: 1, Exit: exitcodes.Exit{TimedOut: true, Signal: 15, SignalSent: true}, Class: classify.Ambiguous}}}, 3, 124,
+			{Number: 1, Exit: exitcodes.Exit{TimedOut: true, Signal: 15, SignalSent: true}, Class: classify.Ambiguous}}, Total: 1}, 3, 124,
 			"gave up after 1 attempt in 1.00s: timed out (ambiguous, --on-ambiguous stop)"},
-		{"a whole hour", &runner.Result{Outcome: runner.Exhausted, Elapsed: time.Hour, Attempts: rs[runner.Exhausted].Attempts}, 3, 1,
+		{"a whole hour", &runner.Result{Outcome: runner.Exhausted, Elapsed: time.Hour, Attempts: rs[runner.Exhausted].Attempts, Total: 3}, 3, 1,
 			"gave up after 3 attempts in 1h: exit 1 (attempts exhausted)"},
-		{"long", &runner.Result{Outcome: runner.Exhausted, Elapsed: 150 * time.Second, Attempts: rs[runner.Exhausted].Attempts}, 3, 1,
+		{"long", &runner.Result{Outcome: runner.Exhausted, Elapsed: 150 * time.Second, Attempts: rs[runner.Exhausted].Attempts, Total: 3}, 3, 1,
 			"gave up after 3 attempts in 2m30s: exit 1 (attempts exhausted)"},
 	}
 	for _, tt := range tests {
@@ -71,7 +71,7 @@ func TestAttemptRows(t *testing.T) {
 		{"2", "+2.00s", "0.21s", "exit 1", "retryable", "30.00s (hint 30.00s)", "default: exit 1 may be transient"},
 		{"3", "+3.00s", "0.00s", "exit 0", "success", "-", "exit 0"},
 	}
-	checkRows(t, rows, want)
+	checkRows(t, rows.rows, want)
 	var b bytes.Buffer
 	writeTable(&b, rows)
 	for i, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
@@ -195,7 +195,7 @@ func TestAttemptRowsHookAndReset(t *testing.T) {
 		{"2", "+2.00s", "1h", "exit 1", "retryable", "1.00s (backoff reset)", "default: exit 1 may be transient; --on-retry failed after 0.05s: exit 3"},
 		{"3", "+3.00s", "0.21s", "exit 1", "retryable", "-", "default: exit 1 may be transient"},
 	}
-	checkRows(t, rows, want)
+	checkRows(t, rows.rows, want)
 	var b bytes.Buffer
 	writeMarkdown(&b, "sh", []string{"sh"}, "gave up", rows)
 	if !strings.Contains(b.String(), "| 1.00s (backoff reset) | default: exit 1 may be transient; --on-retry failed after 0.05s: exit 3 |") {

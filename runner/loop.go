@@ -44,8 +44,7 @@ func (r *run) loop(ctx context.Context) *Result {
 			r.err = err
 			return res
 		}
-		res.Attempts = append(res.Attempts, Attempt{Number: n})
-		a := &res.Attempts[n-1]
+		a := res.add(n)
 		r.observeStart(a)
 		out, foreground := r.attempt(ctx, a, limit, std)
 		release()

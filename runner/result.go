@@ -57,12 +57,27 @@ type Attempt struct {
 	Left             time.Duration
 }
 
+// A Result keeps the first KeepFirst and the last KeepLast attempts of an
+// operation: a run of many attempts (a wait-for-service job that makes
+// 86,400 a day) costs the same memory, and its report the same size,
+// whatever their number.
+const (
+	KeepFirst = 100
+	KeepLast  = 100
+)
+
 // Result is the record of a whole operation.
 type Result struct {
-	Outcome  Outcome
+	Outcome Outcome
+	// Attempts are the attempts that started, in order: all of them, or,
+	// when more than KeepFirst+KeepLast started, the first KeepFirst and
+	// the last KeepLast.
 	Attempts []Attempt
-	Started  time.Time
-	Elapsed  time.Duration
+	// Total is how many attempts started; Omitted says how many of them
+	// Attempts leaves out.
+	Total   int
+	Started time.Time
+	Elapsed time.Duration
 	// Deadline is the operation's deadline; zero when there was none.
 	Deadline time.Time
 	// IdempotencyKey is the key every attempt was given.
@@ -72,6 +87,23 @@ type Result struct {
 	Signal syscall.Signal
 	// StoreOutage, when not nil, says that the budget's store failed.
 	StoreOutage *StoreOutage
+}
+
+// Omitted returns how many attempts that started are not in Attempts.
+func (r *Result) Omitted() int { return r.Total - len(r.Attempts) }
+
+// add records the start of attempt n, the one after the last, and returns
+// its record. Past KeepFirst+KeepLast attempts the oldest of the last ones
+// makes room: at most KeepLast records move, however many attempts ran.
+func (r *Result) add(n int) *Attempt {
+	r.Total = n
+	if len(r.Attempts) == KeepFirst+KeepLast {
+		copy(r.Attempts[KeepFirst:], r.Attempts[KeepFirst+1:])
+		r.Attempts[len(r.Attempts)-1] = Attempt{Number: n}
+	} else {
+		r.Attempts = append(r.Attempts, Attempt{Number: n})
+	}
+	return &r.Attempts[len(r.Attempts)-1]
 }
 
 // Last returns the last attempt, or nil when none ran.

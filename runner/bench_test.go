@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"testing"
 	"time"
@@ -38,5 +39,26 @@ func BenchmarkRun(b *testing.B) {
 		if res.Outcome != Succeeded || len(res.Attempts) != 1 {
 			b.Fatalf("outcome %s after %d attempts; want succeeded after 1", res.Outcome, len(res.Attempts))
 		}
+	}
+}
+
+// BenchmarkResultAdd measures what recording an attempt costs the Result
+// at the 1,000th, 10,000th and 100,000th attempt: the same, since past
+// KeepFirst+KeepLast attempts it keeps as many and moves at most KeepLast.
+// ns/attempt is the figure; B/op stays that of the first 200 attempts.
+//
+//	go test -run '^$' -bench ResultAdd -benchmem ./runner/
+func BenchmarkResultAdd(b *testing.B) {
+	for _, total := range []int{1_000, 10_000, 100_000} {
+		b.Run(fmt.Sprint("attempts=", total), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var res Result
+				for n := 1; n <= total; n++ {
+					res.add(n).ExitCode = 1
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*total), "ns/attempt")
+		})
 	}
 }

@@ -50,7 +50,7 @@ func BenchmarkLongRun(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				p := &reporter{
-					w: io.Discard, mode: summaryText, name: "false", command: []string{"false"},
+					w: io.Discard, mode: summaryText, givenName: "false", command: []string{"false"},
 					summaryFile: filepath.Join(dir, "report.json"), metricsFile: filepath.Join(dir, "retry.prom"),
 					getenv: func(string) string { return "" }, now: time.Now,
 				}

@@ -201,7 +201,7 @@ func (e *explainOptions) verdict(rules *classify.Rules, rep *reporter) (*explain
 func newExplanation(cfg runner.Config, now time.Time, rep *reporter) *explanation {
 	x := &explanation{
 		Command:     rep.shownCommand(),
-		Name:        rep.name,
+		Name:        rep.name(),
 		Attempts:    cfg.Attempts,
 		KillAfterMS: millis(cfg.KillAfter),
 		Delay:       millis(cfg.Backoff.Base),

@@ -123,7 +123,7 @@ func (p *reporter) writeMetricsFile(res *runner.Result, code int) {
 	if p.metricsFile == "" {
 		return
 	}
-	if err := writeMetrics(p.metricsFile, p.name, res, code, p.now()); err != nil {
+	if err := writeMetrics(p.metricsFile, p.name(), res, code, p.now()); err != nil {
 		errorf(p.w, "--metrics-file: %s", err)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/b0a38808/retry/cmd/redact"
 )
 
 // operateOptions are the flags for the people who run retry from cron and
@@ -18,16 +20,17 @@ type operateOptions struct {
 
 // register declares the flags on fs.
 func (o *operateOptions) register(fs *pflag.FlagSet) {
-	fs.StringVar(&o.name, "name", "", "name the operation `NAME` (letters, digits, _, - and ., at most 64) in the report, the metrics and CI annotations (default: the command's base name)")
+	fs.StringVar(&o.name, "name", "", "name the operation `NAME` (letters, digits, _, - and ., at most 64; one that holds a secret is refused) in the report, the metrics and CI annotations (default: the program's base name, past VAR=value words, without secrets)")
 	fs.StringVar(&o.metricsFile, "metrics-file", "", "write Prometheus metrics for node_exporter's textfile collector to `PATH` when the operation ends (atomically, mode 0644)")
 }
 
 // maxName is the longest --name.
 const maxName = 64
 
-// check checks the flags and returns the operation's name: --name, or
-// the base name of the command's program.
-func (o *operateOptions) check(fs *pflag.FlagSet, command []string) (string, error) {
+// check checks the flags and returns --name, or "" for the default,
+// which defaultName makes when it is needed. r hides secrets, as
+// everywhere the name is shown: a --name that holds one is bad input.
+func (o *operateOptions) check(fs *pflag.FlagSet, r *redact.Redactor) (string, error) {
 	if o.metricsFile != "" {
 		if fi, err := os.Stat(o.metricsFile); err == nil && fi.IsDir() {
 			return "", usagef("give the path of a file, such as "+filepath.Join(o.metricsFile, "retry.prom"), "--metrics-file: %s is a directory", o.metricsFile)
@@ -39,10 +42,16 @@ func (o *operateOptions) check(fs *pflag.FlagSet, command []string) (string, err
 		if fs != nil && fs.Changed("name") {
 			return "", usagef("", "--name: must not be empty")
 		}
-		return defaultName(command), nil
+		return "", nil
 	}
 	if err := validName(o.name); err != nil {
 		return "", usagef("use letters, digits, _, - and ., such as nightly-backup", "--name: %s", err)
+	}
+	if shown := r.Text(o.name); shown != o.name {
+		// Refused, not redacted: a name that changed would split the
+		// metrics and the alerts that select it.
+		return "", usagef("the name is shown in the report, the metrics and CI annotations: choose one that holds no secret",
+			"--name: %q holds what retry hides as a secret", shown)
 	}
 	return o.name, nil
 }
@@ -64,16 +73,59 @@ func nameChar(c rune) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
 }
 
-// defaultName is the base name of command's program, made a valid name:
-// each other character becomes "_", and it is cut to 64 bytes.
-func defaultName(command []string) string {
-	if len(command) == 0 {
-		return "retry"
+// defaultName names an operation that runs command: the base name of its
+// program, the first word that is not a VAR=value assignment, made a valid
+// name (each other character becomes "_", cut to 64 bytes). It never holds
+// what r would hide: the name is made from the word as r shows it, without
+// the masks, and one that still shows a secret is "retry".
+func defaultName(command []string, r *redact.Redactor) string {
+	shown := r.Args(command)
+	for i, word := range command {
+		if assignment(word) {
+			continue
+		}
+		name := validated(baseName(word))
+		if shown[i] != word {
+			// The base name as shown, without its masks, and what they
+			// leave at either end: "https://***@host/" is "host".
+			name = strings.Trim(validated(strings.ReplaceAll(baseName(shown[i]), redact.Mask, "")), "_-.")
+		}
+		if name != "" && r.Text(name) == name {
+			return name
+		}
+		break
 	}
-	base := filepath.Base(strings.TrimRight(command[0], `/\`))
+	return "retry"
+}
+
+// assignment reports whether word is a VAR=value assignment, as env(1)
+// and shells read one before a command: the name of a variable, then "=".
+func assignment(word string) bool {
+	name, _, ok := strings.Cut(word, "=")
+	if !ok || name == "" || name[0] >= '0' && name[0] <= '9' {
+		return false
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// baseName is the base name of path, the Unix or the Windows way.
+func baseName(path string) string {
+	base := filepath.Base(strings.TrimRight(path, `/\`))
 	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
 		base = base[i+1:] // a Windows path read on Unix, or the reverse
 	}
+	return base
+}
+
+// validated makes base a valid name, or "" when there is none: each
+// character other than those of a name becomes "_", and it is cut to 64
+// bytes.
+func validated(base string) string {
 	name := strings.Map(func(c rune) rune {
 		if nameChar(c) {
 			return c
@@ -83,8 +135,8 @@ func defaultName(command []string) string {
 	if len(name) > maxName {
 		name = name[:maxName]
 	}
-	if name == "" || name == "." {
-		return "retry"
+	if name == "." {
+		return ""
 	}
 	return name
 }

@@ -20,15 +20,15 @@ import (
 // CI's own forms when it ends. It is the runner's Observer.
 //
 // A first attempt that succeeds, with no summary asked for, costs nothing
-// here: the terminal is probed, and the command redacted, only when
-// something is about to be shown.
+// here: the terminal is probed, and the command redacted and the default
+// name made, only when something is about to be shown.
 type reporter struct {
 	w           io.Writer // stderr
 	quiet       bool
 	mode        summaryMode
 	summaryFile string
 	metricsFile string
-	name        string // --name, or the command's base name
+	givenName   string // --name; "" for the default, made when first needed
 	command     []string
 	redactor    *redact.Redactor
 	getenv      func(string) string
@@ -62,15 +62,15 @@ func (o *options) reporter(command []string, w io.Writer, getenv func(string) st
 			return nil, usagef("give the path of a file, such as "+filepath.Join(o.summaryFile, "report.json"), "--summary-file: %s is a directory", o.summaryFile)
 		}
 	}
-	name, err := o.operate.check(o.fs, command)
-	if err != nil {
-		return nil, err
-	}
 	var redactor *redact.Redactor
 	if len(o.redact) > 0 {
 		if redactor, err = redact.New(o.redact); err != nil {
 			return nil, usagef("--redact takes a Go regular expression (RE2 syntax)", "--redact: %s", err)
 		}
+	}
+	name, err := o.operate.check(o.fs, redactor)
+	if err != nil {
+		return nil, err
 	}
 	return &reporter{
 		w:           w,
@@ -78,7 +78,7 @@ func (o *options) reporter(command []string, w io.Writer, getenv func(string) st
 		mode:        mode,
 		summaryFile: o.summaryFile,
 		metricsFile: o.operate.metricsFile,
-		name:        name,
+		givenName:   name,
 		command:     command,
 		redactor:    redactor,
 		getenv:      getenv,
@@ -96,6 +96,15 @@ func (p *reporter) terminal() terminal {
 	return *p.term
 }
 
+// name returns the operation's name: --name, or the default, made the
+// first time.
+func (p *reporter) name() string {
+	if p.givenName == "" {
+		p.givenName = defaultName(p.command, p.redactor)
+	}
+	return p.givenName
+}
+
 // shownCommand returns the command with its secrets hidden.
 func (p *reporter) shownCommand() []string {
 	if p.shown == nil {
@@ -109,8 +118,8 @@ func (p *reporter) AttemptStarted(a *runner.Attempt, max int) {
 	p.count.Stop()
 	p.count = nil
 	if p.ci.gitlab {
-		header := fmt.Sprintf("retry %s: attempt %s: %s", p.name, attemptOf(a.Number, max), shellQuote(p.shownCommand()))
-		gitlabSectionStart(p.w, gitlabSection(p.name, os.Getpid(), a.Number), header, p.now())
+		header := fmt.Sprintf("retry %s: attempt %s: %s", p.name(), attemptOf(a.Number, max), shellQuote(p.shownCommand()))
+		gitlabSectionStart(p.w, gitlabSection(p.name(), os.Getpid(), a.Number), header, p.now())
 	}
 }
 
@@ -123,7 +132,7 @@ func (p *reporter) AttemptStarted(a *runner.Attempt, max int) {
 // under -q: the runner turns it into an annotation, not a log line.
 func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 	if p.ci.gitlab {
-		gitlabSectionEnd(p.w, gitlabSection(p.name, os.Getpid(), a.Number), p.now())
+		gitlabSectionEnd(p.w, gitlabSection(p.name(), os.Getpid(), a.Number), p.now())
 	}
 	if a.Class == classify.Success {
 		return
@@ -143,7 +152,7 @@ func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 		text += "; " + a.Stopped
 	}
 	if p.ci.github && retrying {
-		githubWarning(p.w, p.name, text)
+		githubWarning(p.w, p.name(), text)
 	}
 	if p.quiet {
 		return
@@ -179,7 +188,7 @@ func (p *reporter) finish(res *runner.Result, max, code int) {
 	p.count = nil
 	var rep *report
 	if p.summaryFile != "" || p.mode == summaryJSON {
-		rep = newReport(p.name, p.shownCommand(), res, code, p.redactor)
+		rep = newReport(p.name(), p.shownCommand(), res, code, p.redactor)
 	}
 	if p.summaryFile != "" {
 		if err := writeReport(p.summaryFile, rep); err != nil {
@@ -224,7 +233,7 @@ func (p *reporter) appendStepSummary(res *runner.Result, max, code int) error {
 	if err != nil {
 		return err
 	}
-	writeMarkdown(f, p.name, p.shownCommand(), summaryLine(res, max, code), attemptRows(res, p.redactor))
+	writeMarkdown(f, p.name(), p.shownCommand(), summaryLine(res, max, code), attemptRows(res, p.redactor))
 	return f.Close()
 }
 

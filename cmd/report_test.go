@@ -213,7 +213,7 @@ func TestReportRedacts(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := r.Args([]string{"deploy", "--password", "Hunter2-Pa55", "acct-42"})
-	data, err := reportJSON(newReport(defaultName(cmd), cmd, res, 127, r))
+	data, err := reportJSON(newReport(defaultName(cmd, r), cmd, res, 127, r))
 	if err != nil {
 		t.Fatal(err)
 	}

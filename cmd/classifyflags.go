@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -168,32 +167,6 @@ func (c *classifyOptions) messagesInC() bool {
 		}
 	}
 	return false
-}
-
-// presetsText renders every preset with its rules, for `retry presets`.
-func presetsText() string {
-	var b strings.Builder
-	for i, p := range classify.Presets() {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		fmt.Fprintf(&b, "%s: %s\n", p.Name, p.Summary)
-		if p.ReadsMessages() {
-			b.WriteString("  reads messages: attempts run with LC_MESSAGES=C and no LANGUAGE (--keep-locale: as they are)\n")
-		}
-		if p.Blind != "" {
-			fmt.Fprintf(&b, "  blind spots: %s\n", p.Blind)
-		}
-		for _, r := range p.Rules {
-			value := r.Value
-			switch r.Kind {
-			case classify.RetryIf, classify.StopIf, classify.FailIf:
-				value = "'" + strings.ReplaceAll(value, "'", `'\''`) + "'"
-			}
-			fmt.Fprintf(&b, "  %s %s\n      %s\n      source: %s\n", r.Kind, value, r.Why, r.Source)
-		}
-	}
-	return b.String()
 }
 
 // sameDestination reports whether a and b are the same file or pipe (as

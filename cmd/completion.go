@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	"github.com/b0a38808/retry/runner/classify"
 )
 
 // completeFlagValues lets shells complete the values of the flags that
@@ -35,11 +33,7 @@ func completeFlagValues(root *cobra.Command) {
 		_ = root.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
 	}
 	if root.Flags().Lookup("preset") != nil {
-		var presets []cobra.Completion
-		for _, p := range classify.Presets() {
-			presets = append(presets, cobra.CompletionWithDesc(p.Name, p.Summary))
-		}
-		_ = root.RegisterFlagCompletionFunc("preset", cobra.FixedCompletions(presets, cobra.ShellCompDirectiveNoFileComp))
+		_ = root.RegisterFlagCompletionFunc("preset", cobra.FixedCompletions(presetCompletions(), cobra.ShellCompDirectiveNoFileComp))
 	}
 }
 

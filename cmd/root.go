@@ -93,15 +93,7 @@ func mayWantSubcommands(args []string) bool {
 // subcommands returns retry's own subcommands; args is retry's command
 // line, its first word a subcommand's name.
 func subcommands(stdout io.Writer, args []string) []*cobra.Command {
-	return []*cobra.Command{{
-		Use:   "presets",
-		Short: "List the built-in rule sets for --preset: their rules, sources, blind spots, and which read messages in English",
-		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			_, err := io.WriteString(stdout, presetsText())
-			return err
-		},
-	}, newExplainCommand(stdout, args[min(1, len(args)):]), newCompletionCommand()}
+	return []*cobra.Command{newPresetsCommand(stdout), newExplainCommand(stdout, args[min(1, len(args)):]), newCompletionCommand()}
 }
 
 // wantsSubcommands reports whether args ask for a subcommand, or for help,

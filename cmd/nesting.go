@@ -14,7 +14,7 @@ import (
 // inside another retry (runner.Nest applies the rule).
 type nestingOptions struct {
 	nested bool
-	note   string // said once when a nested retry makes a single attempt
+	note   string // said once per outer operation when a nested retry makes a single attempt
 }
 
 // register declares the flag on fs.
@@ -33,7 +33,9 @@ func (o *nestingOptions) apply(cfg *runner.Config, getenv func(string) string) e
 	if err != nil {
 		return usagef("an enclosing retry sets it; unset it to run without the outer deadline", "%s", err)
 	}
-	if single {
+	// Once per outer operation: at its first attempt (RETRY_ATTEMPT,
+	// which it sets), not again at every attempt it makes.
+	if outer, err := strconv.Atoi(getenv(runner.EnvAttempt)); single && (err != nil || outer <= 1) {
 		o.note = fmt.Sprintf("nested in another retry (%s=%d): making 1 attempt, not %s; the outer retry does the retrying (--nested retries at both layers)",
 			runner.EnvDepth, cfg.Depth, asked)
 	}

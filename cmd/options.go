@@ -143,6 +143,9 @@ func (o *options) config(command []string, now time.Time) (runner.Config, error)
 		return cfg, err
 	}
 	// Inside another retry, its deadline bounds unlimited attempts too.
+	if cfg.Attempts == 0 && cfg.Deadline.IsZero() && o.deadline != "" {
+		return cfg, usagef("give --deadline a duration greater than 0, such as -d 1h", "--attempts 0 (unlimited) needs a deadline, and --deadline %s is none", o.deadline)
+	}
 	if cfg.Attempts == 0 && cfg.Deadline.IsZero() {
 		return cfg, usagef("add --deadline DUR to bound an unlimited number of attempts", "--attempts 0 (unlimited) needs --deadline")
 	}

@@ -68,8 +68,20 @@ func (o *options) register(fs *pflag.FlagSet) {
 	o.streams.register(fs)
 	o.hook.register(fs)
 	o.operate.register(fs)
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Value.Type() == "string" {
+			f.Value = textValue{f.Value}
+		}
+	})
 	o.fs = fs
 }
+
+// textValue is a flag kept as text whose help shows its default as the
+// user types it, (default 3), where pflag quotes a string's: (default "3").
+type textValue struct{ pflag.Value }
+
+// Type names the value for the help and for shell completion.
+func (textValue) Type() string { return "text" }
 
 // config checks the flags and returns the operation they describe.
 func (o *options) config(command []string, now time.Time) (runner.Config, error) {

@@ -63,7 +63,8 @@ func tree() *cobra.Command {
 func manHeader() *doc.GenManHeader {
 	date := time.Date(2026, time.November, 30, 0, 0, 0, 0, time.UTC)
 	return &doc.GenManHeader{
-		Title:   "RETRY",
+		// No Title: each page is titled by its command's own name,
+		// RETRY-EXPLAIN for retry explain.
 		Section: "1",
 		Source:  "retry",
 		Manual:  "User Commands",
@@ -79,6 +80,9 @@ func writeMan(root *cobra.Command, dir string) error {
 		return err
 	}
 	if err := doc.GenManTree(root, manHeader(), dir); err != nil {
+		return err
+	}
+	if err := fixOptions(root, dir); err != nil {
 		return err
 	}
 	path := filepath.Join(dir, root.Name()+".1")
@@ -194,8 +198,8 @@ retry explain \-a 5 \-\-delay 1s \-\-max\-delay 4s \-d 10s \-\- make test
 
 .SH NOTES
 The full manual, with the classification rules, the JSON report and more
-recipes, is docs/manual.md in retry's source repository; the metrics and
-their alert rules are in docs/metrics.md.
+recipes, is at https://github.com/b0a38808/retry/blob/main/docs/manual.md;
+the metrics and their alert rules are in docs/metrics.md beside it.
 
 `
 

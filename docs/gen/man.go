@@ -1,0 +1,98 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// fixOptions replaces, in the man page that cobra wrote into dir for c and
+// for each of its subcommands, the OPTIONS sections with manOptions': cobra
+// prints each flag's default raw, as --quiet[=false] and --deadline="".
+func fixOptions(c *cobra.Command, dir string) error {
+	for _, sub := range c.Commands() {
+		if !sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand() {
+			continue
+		}
+		if err := fixOptions(sub, dir); err != nil {
+			return err
+		}
+	}
+	path := filepath.Join(dir, strings.ReplaceAll(c.CommandPath(), " ", "-")+".1")
+	page, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	start := strings.Index(string(page), ".SH OPTIONS\n")
+	if start < 0 {
+		return nil // a command without flags
+	}
+	end := start + len(".SH OPTIONS\n")
+	for {
+		next := strings.Index(string(page[end:]), "\n.SH ")
+		if next < 0 {
+			return fmt.Errorf("%s: nothing after OPTIONS", path)
+		}
+		end += next + 1
+		if !strings.HasPrefix(string(page[end:]), ".SH OPTIONS INHERITED") {
+			break
+		}
+		end += len(".SH ")
+	}
+	fixed := string(page[:start]) + manOptions(c) + "\n" + string(page[end:])
+	return os.WriteFile(path, []byte(fixed), 0o644)
+}
+
+// manOptions renders the flags of c as an OPTIONS section: each flag with
+// its value's name, then its usage and default as `retry --help` gives
+// them, a default that is the type's zero value left out.
+func manOptions(c *cobra.Command) string {
+	var b strings.Builder
+	b.WriteString(".SH OPTIONS\n")
+	visit := func(f *pflag.Flag) {
+		if f.Hidden || f.Deprecated != "" {
+			return
+		}
+		one := pflag.NewFlagSet("", pflag.ContinueOnError)
+		one.AddFlag(f)
+		// "  -a, --attempts N   make N attempts ... (default 3)"
+		_, text, ok := strings.Cut(strings.TrimSpace(one.FlagUsagesWrapped(0)), "   ")
+		if !ok {
+			return
+		}
+		name, _ := pflag.UnquoteUsage(f)
+		b.WriteString(".TP\n")
+		if f.Shorthand != "" && f.ShorthandDeprecated == "" {
+			fmt.Fprintf(&b, `\fB%s\fP, `, roff("-"+f.Shorthand))
+		}
+		fmt.Fprintf(&b, `\fB%s\fP`, roff("--"+f.Name))
+		if name != "" {
+			fmt.Fprintf(&b, ` \fI%s\fP`, roff(name))
+		}
+		b.WriteString("\n" + roffLine(strings.TrimSpace(text)) + "\n")
+	}
+	c.NonInheritedFlags().VisitAll(visit)
+	c.InheritedFlags().VisitAll(visit)
+	return b.String()
+}
+
+// roff escapes s for a man page: a backslash and a hyphen-minus, which
+// groff would otherwise print as a hyphen that a flag copied from the page
+// does not work with.
+func roff(s string) string {
+	return strings.NewReplacer(`\`, `\e`, "-", `\-`).Replace(s)
+}
+
+// roffLine escapes s to stand on a line of its own, where a leading "."
+// or "'" would start a request.
+func roffLine(s string) string {
+	s = roff(s)
+	if strings.HasPrefix(s, ".") || strings.HasPrefix(s, "'") {
+		s = `\&` + s
+	}
+	return s
+}

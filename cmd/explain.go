@@ -144,7 +144,7 @@ func (e *explainOptions) explain(args []string, stdout io.Writer) error {
 			x.Notes = append(x.Notes, note)
 		}
 	}
-	x.Rules = explainRules(cfg.Rules, o.classify.onAmbiguous)
+	x.Rules = explainRules(cfg.Rules)
 	x.Result = verdict
 	if rep.mode == summaryJSON {
 		return writeJSON(stdout, x)

@@ -9,7 +9,7 @@ import (
 )
 
 // explainRule is one rule of the classification order, as retry explain
-// shows it. Step is the rule's place in SPEC.md's order (1 to 9).
+// shows it. Step is the number of the classify.Step that applies it.
 type explainRule struct {
 	Step   int    `json:"step"`
 	Rule   string `json:"rule"`
@@ -19,68 +19,59 @@ type explainRule struct {
 	Source string `json:"source,omitempty"`
 }
 
-// ruleSteps names steps 3 to 6, the ones the flags and presets fill.
-var ruleSteps = []struct {
-	step int
-	kind classify.RuleKind
-	then string
-}{
-	{3, classify.StopIf, "permanent"},
-	{4, classify.StopOn, "permanent"},
-	{5, classify.RetryIf, "retryable"},
-	{6, classify.RetryOn, "retryable"},
-}
-
 // explainRules lists the rules of r in the order Classify applies them:
-// r's own lists, in their order, with each preset rule's reason and source
+// each built-in step that applies, and for a step of a kind r's own rules
+// of that kind, in their order, with each preset rule's reason and source
 // looked up in its preset.
-func explainRules(r *classify.Rules, onAmbiguous string) []explainRule {
-	rules := []explainRule{
-		{Step: 1, Rule: "exit 0", Then: "success, unless the attempt was cut by its timeout or the deadline", From: "built-in"},
-		{Step: 2, Rule: "the command cannot be started", Then: "permanent; retryable when the file is busy being written or the system is short of processes, memory or descriptors", From: "built-in"},
-	}
-	for _, s := range ruleSteps {
-		var values, froms []string
-		switch s.kind {
-		case classify.StopIf, classify.RetryIf:
-			pats := r.StopIf
-			if s.kind == classify.RetryIf {
-				pats = r.RetryIf
+func explainRules(r *classify.Rules) []explainRule {
+	var rules []explainRule
+	for _, s := range classify.Order() {
+		if s.Kind == "" {
+			if s.Applies(r) {
+				rules = append(rules, explainRule{Step: s.Number, Rule: s.Checks, Then: s.Then(r), From: "built-in"})
 			}
-			for _, p := range pats {
-				values, froms = append(values, p.String()), append(froms, p.From)
-			}
-		default:
-			codes := r.StopOn
-			if s.kind == classify.RetryOn {
-				codes = r.RetryOn
-			}
-			for _, c := range codes {
-				values, froms = append(values, c.Codes.String()), append(froms, c.From)
-			}
+			continue
 		}
-		for i, v := range values {
-			rule := explainRule{Step: s.step, Rule: string(s.kind) + " " + v, Then: s.then, From: froms[i]}
-			if s.kind == classify.StopIf || s.kind == classify.RetryIf {
-				rule.Rule = string(s.kind) + " " + quoteWord(v)
+		for _, v := range rulesOf(r, s.Kind) {
+			rule := explainRule{Step: s.Number, Rule: string(s.Kind) + " " + v.value, Then: s.Then(r), From: v.from}
+			if s.Kind == classify.StopIf || s.Kind == classify.RetryIf {
+				rule.Rule = string(s.Kind) + " " + quoteWord(v.value)
 			}
-			if froms[i] == "" {
+			if v.from == "" {
 				rule.From = "command line"
-			} else if pr, ok := presetRule(froms[i], s.kind, v); ok {
+			} else if pr, ok := presetRule(v.from, s.Kind, v.value); ok {
 				rule.Why, rule.Source = pr.Why, pr.Source
 			}
 			rules = append(rules, rule)
 		}
 	}
-	ambiguous := "ambiguous: retried (--on-ambiguous retry)"
-	if onAmbiguous == "stop" {
-		ambiguous = "ambiguous: final (--on-ambiguous stop)"
+	return rules
+}
+
+// givenRule is one rule of r as given: its value, and where from.
+type givenRule struct{ value, from string }
+
+// rulesOf returns r's rules of kind, in their order.
+func rulesOf(r *classify.Rules, kind classify.RuleKind) []givenRule {
+	var rules []givenRule
+	switch kind {
+	case classify.StopIf, classify.RetryIf:
+		pats := r.StopIf
+		if kind == classify.RetryIf {
+			pats = r.RetryIf
+		}
+		for _, p := range pats {
+			rules = append(rules, givenRule{p.String(), p.From})
+		}
+	case classify.StopOn, classify.RetryOn:
+		codes := r.StopOn
+		if kind == classify.RetryOn {
+			codes = r.RetryOn
+		}
+		for _, c := range codes {
+			rules = append(rules, givenRule{c.Codes.String(), c.From})
+		}
 	}
-	rules = append(rules, explainRule{Step: 7, Rule: "cut by its timeout or the deadline, or killed by a signal that retry neither sent nor forwarded", Then: ambiguous, From: "built-in"})
-	if len(r.RetryOn) > 0 || len(r.RetryIf) > 0 {
-		rules = append(rules, explainRule{Step: 8, Rule: "any other failure", Then: "permanent: --retry-on or --retry-if rules are given, and it matched none", From: "built-in"})
-	}
-	rules = append(rules, explainRule{Step: 9, Rule: "default", Then: "permanent for exit " + classify.DefaultPermanent().String() + "; retryable for any other failure", From: "built-in"})
 	return rules
 }
 
@@ -174,27 +165,7 @@ func (x *explanation) text(r *classify.Rules) string {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}
 
-	b.WriteString("\nrules, in the order they apply (the first that matches decides):\n")
-	step := 0
-	for _, rule := range x.Rules {
-		for step+1 < rule.Step {
-			step++
-			for _, s := range ruleSteps {
-				if s.step == step {
-					fmt.Fprintf(&b, "  %d. %s: none\n", step, s.kind)
-				}
-			}
-			if step == 8 {
-				b.WriteString("  8. any other failure is permanent only when --retry-on or --retry-if rules are given: none are\n")
-			}
-		}
-		step = rule.Step
-		fmt.Fprintf(&b, "  %d. %s: %s (%s)\n", rule.Step, rule.Rule, rule.Then, rule.From)
-		if rule.Why != "" {
-			fmt.Fprintf(&b, "       why: %s\n       source: %s\n", rule.Why, rule.Source)
-		}
-	}
-	fmt.Fprintf(&b, "output rules read %s (--match %s); %s\n", matchWhat(r.Read), r.Read, hintsWhat(r))
+	x.rulesText(&b, r)
 
 	if v := x.Result; v != nil {
 		lines := ""
@@ -215,6 +186,33 @@ func (x *explanation) text(r *classify.Rules) string {
 		}
 	}
 	return b.String()
+}
+
+// rulesText renders x.Rules under each step of the classification order,
+// saying so of a step that has none, and which output the rules read.
+func (x *explanation) rulesText(b *strings.Builder, r *classify.Rules) {
+	b.WriteString("\nrules, in the order they apply (the first that matches decides):\n")
+	for _, s := range classify.Order() {
+		n := 0
+		for _, rule := range x.Rules {
+			if rule.Step != s.Number {
+				continue
+			}
+			n++
+			fmt.Fprintf(b, "  %d. %s: %s (%s)\n", rule.Step, rule.Rule, rule.Then, rule.From)
+			if rule.Why != "" {
+				fmt.Fprintf(b, "       why: %s\n       source: %s\n", rule.Why, rule.Source)
+			}
+		}
+		switch {
+		case n > 0:
+		case s.Kind != "":
+			fmt.Fprintf(b, "  %d. %s: none\n", s.Number, s.Kind)
+		case s.Needs != "":
+			fmt.Fprintf(b, "  %d. %s is %s only when %s: none are\n", s.Number, s.Checks, s.Class, s.Needs)
+		}
+	}
+	fmt.Fprintf(b, "output rules read %s (--match %s); %s\n", matchWhat(r.Read), r.Read, hintsWhat(r))
 }
 
 func matchWhat(s classify.StreamChoice) string {

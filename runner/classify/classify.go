@@ -1,6 +1,8 @@
 // Package classify decides, after each attempt, whether another attempt
-// may succeed. The whole classification order of the SPEC lives in
-// Rules.Classify.
+// may succeed. The classification order is data, Order's steps, which
+// Rules.Classify takes in turn; the manual states it for users
+// (docs/manual.md, "Classification"). What an attempt's output held it
+// asks runner/match.
 package classify
 
 import (
@@ -131,74 +133,6 @@ func DefaultPermanent() Codes {
 		c.Add(code)
 	}
 	return c
-}
-
-// Classify applies the classification order to f: the first rule that
-// matches decides.
-func (r *Rules) Classify(f Facts) Decision {
-	// 1. Success, unless cut by its timeout or the deadline (a job that
-	// exits 0 on the stop signal did not finish: rule 7, as timeout(1)),
-	// or --fail-if matched the output: then a failure, retryable unless
-	// --stop-if matched too.
-	if f.StartErr == nil && f.Signal == 0 && f.ExitCode == 0 {
-		m := f.Output.FailIf
-		switch {
-		case f.TimedOut:
-			return r.ambiguous(f)
-		case m == nil:
-			return Decision{Class: Success, Reason: "exit 0"}
-		case f.Output.StopIf != nil:
-			return Decision{Class: Permanent, Reason: "exit 0 but " + matchReason(m, FailIf) + ", and " + matchReason(f.Output.StopIf, StopIf)}
-		}
-		return Decision{Class: Retryable, Retry: true, Reason: "exit 0 but " + matchReason(m, FailIf)}
-	}
-	// 2. The command cannot be started: permanent, unless what stopped
-	// it may pass (a binary still being written, no memory or process
-	// slot or descriptor left for the moment). It never ran, so another
-	// attempt is safe.
-	if f.StartErr != nil {
-		if errno, ok := transientStartError(f.StartErr); ok {
-			return Decision{Class: Retryable, Retry: true, Reason: "cannot start: " + errno.Error() + " (may be transient)"}
-		}
-		return Decision{Class: Permanent, Reason: startReason(f.StartErr)}
-	}
-	exited := f.Signal == 0 // an exit code exists, even after a timeout
-	// 3. --stop-if matched the output.
-	if m := f.Output.StopIf; m != nil {
-		return Decision{Class: Permanent, Reason: matchReason(m, StopIf)}
-	}
-	// 4. --stop-on lists the exit code.
-	if c, ok := findCode(r.StopOn, f.ExitCode); exited && ok {
-		return Decision{Class: Permanent, Reason: codeReason(f.ExitCode, c, StopOn)}
-	}
-	// 5. --retry-if matched the output.
-	if m := f.Output.RetryIf; m != nil {
-		return Decision{Class: Retryable, Retry: true, Reason: matchReason(m, RetryIf)}
-	}
-	// 6. --retry-on lists the exit code.
-	if c, ok := findCode(r.RetryOn, f.ExitCode); exited && ok {
-		return Decision{Class: Retryable, Retry: true, Reason: codeReason(f.ExitCode, c, RetryOn)}
-	}
-	// 7. Cut by its timeout or the deadline, or killed by a signal that
-	// retry neither sent nor forwarded.
-	if f.TimedOut || f.Signal != 0 && !f.SignalSent {
-		return r.ambiguous(f)
-	}
-	// 8. Retrying was limited to what the rules list.
-	if len(r.RetryOn) > 0 || len(r.RetryIf) > 0 {
-		d := Decision{Class: Permanent, Reason: fmt.Sprintf("not listed: %s matched no --retry-on or --retry-if rule", howEnded(f))}
-		r.cannotSee(&d, f.Output)
-		return d
-	}
-	// 9. The default. A death by a signal retry forwarded counts as the
-	// non-zero status 128+N a shell would report.
-	if f.Signal != 0 {
-		return Decision{Class: Retryable, Retry: true, Reason: fmt.Sprintf("default: %s may be transient", howEnded(f))}
-	}
-	if name, ok := permanentDefaults[f.ExitCode]; ok {
-		return Decision{Class: Permanent, Reason: fmt.Sprintf("default: exit %d is permanent (%s)", f.ExitCode, name)}
-	}
-	return Decision{Class: Retryable, Retry: true, Reason: fmt.Sprintf("default: exit %d may be transient", f.ExitCode)}
 }
 
 // findCode returns the first rule listing code.

@@ -8,7 +8,7 @@
 # adds to the loop's). From retry's report it also prints the time per
 # attempt of the first 100 attempts and of the last 100, which are the
 # same when nothing grows with the attempts.
-# The goals (SPEC.md, "A run of many attempts" and Performance): peak RSS
+# The goals (docs/dev/performance.md, "Many attempts"): peak RSS
 # under 16 MiB at any N, and under 1 ms of retry's own time per attempt.
 #
 # Usage: bench/attempts.sh [N...]   (default: 1000 10000 100000)

@@ -13,7 +13,7 @@
 # retry is measured twice: as `go build` makes it here (with cgo when a C
 # compiler is installed, as `go install` does), and as .goreleaser.yaml builds
 # the releases (CGO_ENABLED=0, -ldflags '-s -w').
-# The goal (SPEC.md, Performance): the release build's wall time at most
+# The goal (docs/dev/performance.md, "Start-up"): the release build's wall time at most
 # 1.1x floor-cobra's, peak RSS under 8 MiB; the floor ratios are printed too.
 # The script also prints floor-cobra against the floor: when it misses 1.2x
 # it, no retry built as this project prescribes can meet it on this machine.

@@ -13,7 +13,7 @@ import (
 	"github.com/b0a38808/retry/runner"
 )
 
-// The metrics, as SPEC.md names them ("Operating it").
+// The metrics, as docs/metrics.md names them.
 const (
 	metricLastRun     = "retry_last_run_timestamp_seconds"
 	metricLastSuccess = "retry_last_success_timestamp_seconds"

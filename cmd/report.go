@@ -13,7 +13,7 @@ import (
 	"github.com/b0a38808/retry/runner/proc"
 )
 
-// report is the JSON report, schema version 1 (SPEC.md, docs/report.md).
+// report is the JSON report, schema version 1 (docs/report.md).
 type report struct {
 	Version        int            `json:"version"`
 	Command        []string       `json:"command"`

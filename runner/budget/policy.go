@@ -45,7 +45,8 @@ type Policy struct {
 	Floor int
 }
 
-// DefaultPolicy returns the policy of SPEC.md: retries at most 10% of first
+// DefaultPolicy returns the policy the manual gives --budget
+// (docs/manual.md, "Budgets and caps"): retries at most 10% of first
 // attempts, plus 10 retries a minute.
 func DefaultPolicy() Policy {
 	return Policy{Ratio: 0.1, Floor: 10}

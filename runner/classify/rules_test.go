@@ -19,8 +19,9 @@ func mustCodes(t *testing.T, s, from string) []CodeRule {
 	return []CodeRule{{Codes: c, From: from}}
 }
 
-// TestClassifyOrder walks SPEC.md's classification order: each case is
-// decided by one step although a later step would decide otherwise.
+// TestClassifyOrder walks the classification order (Order; the manual's
+// "Classification"): each case is decided by one step although a later
+// step would decide otherwise.
 func TestClassifyOrder(t *testing.T) {
 	stop := &match.Match{Pattern: "denied", Stream: "stderr", Line: "permission denied"}
 	retry := &match.Match{Pattern: "timed out", Stream: "stdout", Line: "timed out"}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/b0a38808/retry/runner/classify"
 	"github.com/b0a38808/retry/runner/match"
+	"github.com/b0a38808/retry/runner/stdio"
 )
 
 // classifyOptions holds the classification flags as typed.
@@ -25,7 +26,7 @@ func (c *classifyOptions) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&c.retryIf, "retry-if", nil, "retry when a line of output matches `REGEX` (Go RE2); then unlisted failures are permanent; repeatable")
 	fs.StringArrayVar(&c.stopIf, "stop-if", nil, "stop when a line of output matches `REGEX`; repeatable")
 	fs.StringArrayVar(&c.failIf, "fail-if", nil, "fail an attempt that exits 0 when a line of output matches `REGEX`; retried unless --stop-if matches too, exit 1 at the end; repeatable")
-	fs.StringVar(&c.match, "match", "stderr", "read `STREAM` for the REGEX rules and hints: stderr, stdout or both")
+	fs.StringVar(&c.match, "match", "stderr", "read `STREAM` for the REGEX rules and hints: stderr, stdout or both; both when stdout and stderr are one stream, as after 2>&1")
 	fs.StringArrayVar(&c.presets, "preset", nil, "add the rules of the built-in preset `NAME` (retry presets lists them); repeatable")
 	fs.StringVar(&c.hintPattern, "hint-pattern", "", "read server hints with `REGEX` instead of Retry-After lines; its one group catches seconds, a duration or an HTTP-date")
 	fs.BoolVar(&c.noHints, "no-hints", false, "ignore server hints such as Retry-After")
@@ -35,12 +36,14 @@ func (c *classifyOptions) register(fs *pflag.FlagSet) {
 }
 
 // rules checks the flags and returns the rules they describe. stdout and
-// stderr are retry's own streams: a stream that only the default
-// Retry-After hint would read is left alone when it is a terminal, so the
-// command keeps its terminal (colours, progress bars, prompts), and when
-// the attempts' stdout streams (not held: stdoutHeld false) to the same
-// file or pipe as stderr (`>log 2>&1`), so that their lines stay in the
-// order the command wrote them.
+// stderr are retry's own streams. When they are one stream (`>log 2>&1`,
+// stdio.OneStream) the attempts write both into one pipe, and the rules
+// and hints read it all, whatever --match says. Otherwise a stream that
+// only the default Retry-After hint would read is left alone when it is
+// a terminal, so the command keeps its terminal (colours, progress bars,
+// prompts), and when the attempts' stdout streams (not held: stdoutHeld
+// false) to the same file or pipe as stderr opened apart (`>log 2>log`),
+// so that their lines stay in the order the command wrote them.
 func (c *classifyOptions) rules(stdout, stderr io.Writer, stdoutHeld, stderrHeld bool) (*classify.Rules, error) {
 	r := &classify.Rules{}
 	for _, s := range c.stopOn {
@@ -95,6 +98,10 @@ func (c *classifyOptions) rules(stdout, stderr io.Writer, stdoutHeld, stderrHeld
 	if r.Read, err = classify.ParseStreamChoice(c.match); err != nil {
 		return nil, usagef("", "--match: %s", err)
 	}
+	joined := stdio.OneStream(stdout, stderr)
+	if joined {
+		r.Read = classify.MatchBoth // the user joined them
+	}
 	if c.hintPattern != "" {
 		if r.HintPattern, err = classify.CompileHintPattern(c.hintPattern); err != nil {
 			return nil, usagef(regexHint, "--hint-pattern: %s", err)
@@ -114,7 +121,7 @@ func (c *classifyOptions) rules(stdout, stderr io.Writer, stdoutHeld, stderrHeld
 		return nil, usagef("", "--hint-pattern can't be used with --no-hints")
 	}
 	r.Hints = !c.noHints
-	if r.Hints && c.hintPattern == "" && len(r.StopIf) == 0 && len(r.RetryIf) == 0 && len(r.FailIf) == 0 {
+	if r.Hints && !joined && c.hintPattern == "" && len(r.StopIf) == 0 && len(r.RetryIf) == 0 && len(r.FailIf) == 0 {
 		// Only the default hint would read the output: read the watched
 		// streams that are not terminals, and leave terminals alone. A
 		// stream read through a pipe reaches its destination a little

@@ -37,7 +37,8 @@ func openTerminal(t *testing.T) *os.File {
 
 // TestDefaultHintLeavesTerminals checks which streams the default
 // Retry-After hint reads, alone: every watched stream that is not a
-// terminal, and none that is.
+// terminal, and none that is; and stdout and stderr both when they are
+// one stream, whatever --match says.
 func TestDefaultHintLeavesTerminals(t *testing.T) {
 	tty := openTerminal(t)
 	file, err := os.Create(t.TempDir() + "/out")
@@ -45,6 +46,11 @@ func TestDefaultHintLeavesTerminals(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer file.Close()
+	again, err := os.OpenFile(file.Name(), os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
 	for _, tc := range []struct {
 		name           string
 		opts           classifyOptions
@@ -56,7 +62,13 @@ func TestDefaultHintLeavesTerminals(t *testing.T) {
 		{"stderr a file", classifyOptions{match: "stderr"}, tty, file, false, true, classify.MatchStderr},
 		{"stderr a terminal", classifyOptions{match: "stderr"}, file, tty, false, false, classify.MatchStderr},
 		{"stderr a terminal, held by --stderr final", classifyOptions{match: "stderr"}, file, tty, true, true, classify.MatchStderr},
-		{"stdout and stderr one file, stderr held", classifyOptions{match: "stderr"}, file, file, true, true, classify.MatchStderr},
+		{"stdout and stderr one stream", classifyOptions{match: "stderr"}, file, file, false, true, classify.MatchBoth},
+		{"stdout and stderr one stream, --match stdout", classifyOptions{match: "stdout"}, file, file, false, true, classify.MatchBoth},
+		{"stdout and stderr one stream, stderr held", classifyOptions{match: "stderr"}, file, file, true, true, classify.MatchBoth},
+		{"one file opened twice", classifyOptions{match: "stderr"}, file, again, false, false, classify.MatchStderr},
+		{"one file opened twice, stderr held", classifyOptions{match: "stderr"}, file, again, true, true, classify.MatchStderr},
+		{"one terminal for both", classifyOptions{match: "both"}, tty, tty, false, false, classify.MatchBoth},
+		{"one terminal for both, a rule reads it", classifyOptions{match: "stderr", retryIf: []string{"x"}}, tty, tty, false, true, classify.MatchStderr},
 		{"both, stdout a terminal", classifyOptions{match: "both"}, tty, file, false, true, classify.MatchStderr},
 		{"both, stderr a terminal", classifyOptions{match: "both"}, file, tty, false, true, classify.MatchStdout},
 		{"a rule reads a terminal anyway", classifyOptions{match: "stderr", retryIf: []string{"x"}}, file, tty, false, true, classify.MatchStderr},

@@ -277,7 +277,7 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		}
 		var held *stdio.StreamError
 		if errors.Is(err, stdio.ErrOutputLost) && errors.As(err, &held) {
-			return &usageError{msg: err.Error(), hint: "make room in $TMPDIR, or point TMPDIR at a larger file system; or run without --" + held.Stream + " final"}
+			return &usageError{msg: err.Error(), hint: "make room in $TMPDIR, or point TMPDIR at a larger file system; or run without " + heldFlags(held.Stream, cfg)}
 		}
 		return err
 	}

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"os"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -47,4 +48,20 @@ func attachTerminal(cfg *runner.Config) {
 	if cfg.StdinMode == stdio.StdinReplay {
 		cfg.StdinMode = stdio.StdinInherit
 	}
+}
+
+// heldFlags names the flags that held stream, which the StreamError of
+// lost output names: stdout and stderr joined are held by either.
+func heldFlags(stream string, cfg runner.Config) string {
+	if stream == "stdout" || stream == "stderr" {
+		return "--" + stream + " final"
+	}
+	var flags []string
+	if cfg.StdoutMode == stdio.OutputFinal {
+		flags = append(flags, "--stdout final")
+	}
+	if cfg.StderrMode == stdio.OutputFinal {
+		flags = append(flags, "--stderr final")
+	}
+	return strings.Join(flags, " and ")
 }

@@ -26,7 +26,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 	cmd := exec.Command(r.cfg.Command[0], r.cfg.Command[1:]...)
 	cmd.Env = r.env.forAttempt(a.Number)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = std.Stdin, std.Stdout, std.Stderr
-	output, err := r.tapOutput(cmd)
+	output, err := r.tapOutput(cmd, std.Joined)
 	if err != nil {
 		a.Started = r.clock.Now()
 		a.StartErr = err

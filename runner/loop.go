@@ -89,6 +89,11 @@ func (r *run) verdict(ctx context.Context, a *Attempt, d classify.Decision, fore
 	case d.Class == classify.Success:
 		return Succeeded
 	case ctx.Err() != nil:
+		if r.outputGone() {
+			// The attempt's output went through retry, whose write
+			// found the reader gone first.
+			a.Reason += "; nothing reads retry's output any more"
+		}
 		return Cancelled
 	case foreground && interrupted(a):
 		a.Reason += "; interrupted at the terminal"

@@ -11,11 +11,13 @@ import (
 // tapOutput puts a matcher between the attempt's watched streams and
 // their destinations, when the rules read output; otherwise it leaves the
 // streams alone, so that a terminal or a file reaches the command itself.
+// Streams that are one (joined) go through one pipe, which the command
+// writes both into, in order, and the matcher reads whatever Read says.
 // The returned watch is told when the attempt's process has started (or
 // could not), and when it has been reaped; its finish, called once the
 // attempt has ended, waits for the rest of the output and returns what it
 // showed.
-func (r *run) tapOutput(cmd *exec.Cmd) (*attemptOutput, error) {
+func (r *run) tapOutput(cmd *exec.Cmd, joined bool) (*attemptOutput, error) {
 	w := &attemptOutput{m: r.rules.NewMatcher(r.clock.Now)}
 	if w.m == nil {
 		return w, nil
@@ -26,10 +28,14 @@ func (r *run) tapOutput(cmd *exec.Cmd) (*attemptOutput, error) {
 		return w.tap.Add(dst, m)
 	}
 	var err error
-	if r.rules.Read.Stdout() {
+	switch {
+	case joined:
+		err = watch(&cmd.Stdout, JoinedStream)
+		cmd.Stderr = cmd.Stdout
+	case r.rules.Read.Stdout():
 		err = watch(&cmd.Stdout, "stdout")
 	}
-	if err == nil && r.rules.Read.Stderr() {
+	if err == nil && !joined && r.rules.Read.Stderr() {
 		err = watch(&cmd.Stderr, "stderr")
 	}
 	if err != nil {
@@ -38,6 +44,10 @@ func (r *run) tapOutput(cmd *exec.Cmd) (*attemptOutput, error) {
 	}
 	return w, nil
 }
+
+// JoinedStream names stdout and stderr joined in one stream where a
+// rule's match names the stream it was found on (classify.Match.Stream).
+const JoinedStream = "output"
 
 // attemptOutput is the watched output of one attempt: its matcher, and the
 // tap that shows the matcher the attempt's streams.

@@ -143,6 +143,10 @@ type IO struct {
 	Stdin  *os.File
 	Stdout io.Writer
 	Stderr io.Writer
+	// Joined: Config.Stdout and Config.Stderr are one stream
+	// (OneStream), and Stdout and Stderr are the same writer, so that
+	// the attempt's lines keep the order it wrote them in.
+	Joined bool
 }
 
 // Streams hands out each attempt's stdin, stdout and stderr. Its methods are
@@ -151,7 +155,9 @@ type IO struct {
 type Streams struct {
 	in      input
 	out     output
-	errOut  output
+	errOut  output // nil when joined: out serves both
+	joined  bool
+	outName string // "stdout", or "stdout and stderr" when joined
 	running bool
 }
 
@@ -179,6 +185,11 @@ type output interface {
 // Open prepares the attempts' input and output; for a spooled stdin it
 // already creates the temporary file, so a TempDir that cannot hold it is
 // reported before any attempt starts.
+//
+// When Config.Stdout and Config.Stderr are one stream (OneStream), each
+// attempt writes both into one writer, and OutputFinal in either mode
+// holds that joined stream: only the last attempt's output goes out, its
+// two streams in the order it wrote them.
 func Open(cfg Config) (*Streams, error) {
 	dir := cfg.TempDir
 	if dir == "" {
@@ -187,6 +198,15 @@ func Open(cfg Config) (*Streams, error) {
 	in, err := openInput(cfg.Stdin, cfg.StdinMode, dir)
 	if err != nil {
 		return nil, &StreamError{Stream: "stdin", Err: err}
+	}
+	if OneStream(cfg.Stdout, cfg.Stderr) {
+		mode := max(cfg.StdoutMode, cfg.StderrMode) // OutputFinal when either is
+		out, err := openOutput(cfg.Stdout, mode, dir, "retry-output-*")
+		if err != nil {
+			in.close()
+			return nil, &StreamError{Stream: joinedName, Err: err}
+		}
+		return &Streams{in: in, out: out, joined: true, outName: joinedName}, nil
 	}
 	out, err := openOutput(cfg.Stdout, cfg.StdoutMode, dir, "retry-stdout-*")
 	if err != nil {
@@ -199,8 +219,12 @@ func Open(cfg Config) (*Streams, error) {
 		out.close()
 		return nil, &StreamError{Stream: "stderr", Err: err}
 	}
-	return &Streams{in: in, out: out, errOut: errOut}, nil
+	return &Streams{in: in, out: out, errOut: errOut, outName: "stdout"}, nil
 }
+
+// joinedName names stdout and stderr joined in one stream, in a
+// StreamError.
+const joinedName = "stdout and stderr"
 
 // openOutput returns one stream's output to dst in mode; pattern names
 // its held files.
@@ -231,7 +255,11 @@ func (s *Streams) Begin() (IO, error) {
 	out, err := s.out.begin()
 	if err != nil {
 		s.in.end()
-		return IO{}, &StreamError{Stream: "stdout", Err: err}
+		return IO{}, &StreamError{Stream: s.outName, Err: err}
+	}
+	if s.joined {
+		s.running = true
+		return IO{Stdin: in, Stdout: out, Stderr: out, Joined: true}, nil
 	}
 	errOut, err := s.errOut.begin()
 	if err != nil {
@@ -254,12 +282,12 @@ func (s *Streams) End() error {
 	s.running = false
 	inErr := s.in.end()
 	outErr := s.out.end()
-	errErr := s.errOut.end()
+	errErr := s.onStderr(output.end)
 	if inErr != nil {
 		return &StreamError{Stream: "stdin", Err: inErr}
 	}
 	if outErr != nil {
-		return &StreamError{Stream: "stdout", Err: outErr}
+		return &StreamError{Stream: s.outName, Err: outErr}
 	}
 	if errErr != nil {
 		return &StreamError{Stream: "stderr", Err: errErr}
@@ -286,9 +314,9 @@ func (s *Streams) Replayable() error {
 func (s *Streams) Finish() error {
 	endErr := s.End()
 	outErr := s.out.finish()
-	errErr := s.errOut.finish()
+	errErr := s.onStderr(output.finish)
 	if outErr != nil {
-		return &StreamError{Stream: "stdout", Err: outErr}
+		return &StreamError{Stream: s.outName, Err: outErr}
 	}
 	if errErr != nil {
 		return &StreamError{Stream: "stderr", Err: errErr}
@@ -300,7 +328,15 @@ func (s *Streams) Finish() error {
 // first for that. Close never waits for retry's own stdin.
 func (s *Streams) Close() error {
 	s.End()
-	return errors.Join(s.in.close(), s.out.close(), s.errOut.close())
+	return errors.Join(s.in.close(), s.out.close(), s.onStderr(output.close))
+}
+
+// onStderr calls f on stderr's output, unless stdout's serves both.
+func (s *Streams) onStderr(f func(output) error) error {
+	if s.errOut == nil {
+		return nil
+	}
+	return f(s.errOut)
 }
 
 // streamOutput passes every attempt's output straight through.

@@ -46,53 +46,8 @@ func (c *classifyOptions) register(fs *pflag.FlagSet) {
 // so that their lines stay in the order the command wrote them.
 func (c *classifyOptions) rules(stdout, stderr io.Writer, stdoutHeld, stderrHeld bool) (*classify.Rules, error) {
 	r := &classify.Rules{}
-	for _, s := range c.stopOn {
-		codes, err := classify.ParseCodes(s)
-		if err != nil {
-			return nil, usagef("", "--stop-on: %s", err)
-		}
-		r.StopOn = append(r.StopOn, classify.CodeRule{Codes: codes})
-	}
-	for _, s := range c.retryOn {
-		codes, err := classify.ParseCodes(s)
-		if err != nil {
-			return nil, usagef("", "--retry-on: %s", err)
-		}
-		r.RetryOn = append(r.RetryOn, classify.CodeRule{Codes: codes})
-	}
-	for _, s := range c.stopIf {
-		p, err := match.Compile(s)
-		if err != nil {
-			return nil, usagef(regexHint, "--stop-if: %s", err)
-		}
-		r.StopIf = append(r.StopIf, p)
-	}
-	for _, s := range c.retryIf {
-		p, err := match.Compile(s)
-		if err != nil {
-			return nil, usagef(regexHint, "--retry-if: %s", err)
-		}
-		r.RetryIf = append(r.RetryIf, p)
-	}
-	for _, s := range c.failIf {
-		if s == "" {
-			// It would match every line, and fail every success.
-			return nil, usagef(regexHint, "--fail-if: must not be empty")
-		}
-		p, err := match.Compile(s)
-		if err != nil {
-			return nil, usagef(regexHint, "--fail-if: %s", err)
-		}
-		r.FailIf = append(r.FailIf, p)
-	}
-	for _, name := range c.presets {
-		p, err := classify.LookupPreset(name)
-		if err != nil {
-			return nil, usagef("retry presets lists them with their rules", "--preset: %s", err)
-		}
-		if err := r.AddPreset(p); err != nil {
-			return nil, fmt.Errorf("--preset: %w", err) // a broken built-in table: a bug
-		}
+	if err := c.addRules(r); err != nil {
+		return nil, err
 	}
 	var err error
 	if r.Read, err = classify.ParseStreamChoice(c.match); err != nil {
@@ -142,6 +97,60 @@ func (c *classifyOptions) rules(stdout, stderr io.Writer, stdoutHeld, stderrHeld
 		}
 	}
 	return r, nil
+}
+
+// addRules adds to r the rules the flags give: the exit-code and output
+// rules as typed, then the presets' rules.
+func (c *classifyOptions) addRules(r *classify.Rules) error {
+	for _, s := range c.stopOn {
+		codes, err := classify.ParseCodes(s)
+		if err != nil {
+			return usagef("", "--stop-on: %s", err)
+		}
+		r.StopOn = append(r.StopOn, classify.CodeRule{Codes: codes})
+	}
+	for _, s := range c.retryOn {
+		codes, err := classify.ParseCodes(s)
+		if err != nil {
+			return usagef("", "--retry-on: %s", err)
+		}
+		r.RetryOn = append(r.RetryOn, classify.CodeRule{Codes: codes})
+	}
+	for _, s := range c.stopIf {
+		p, err := match.Compile(s)
+		if err != nil {
+			return usagef(regexHint, "--stop-if: %s", err)
+		}
+		r.StopIf = append(r.StopIf, p)
+	}
+	for _, s := range c.retryIf {
+		p, err := match.Compile(s)
+		if err != nil {
+			return usagef(regexHint, "--retry-if: %s", err)
+		}
+		r.RetryIf = append(r.RetryIf, p)
+	}
+	for _, s := range c.failIf {
+		if s == "" {
+			// It would match every line, and fail every success.
+			return usagef(regexHint, "--fail-if: must not be empty")
+		}
+		p, err := match.Compile(s)
+		if err != nil {
+			return usagef(regexHint, "--fail-if: %s", err)
+		}
+		r.FailIf = append(r.FailIf, p)
+	}
+	for _, name := range c.presets {
+		p, err := classify.LookupPreset(name)
+		if err != nil {
+			return usagef("retry presets lists them with their rules", "--preset: %s", err)
+		}
+		if err := r.AddPreset(p); err != nil {
+			return fmt.Errorf("--preset: %w", err) // a broken built-in table: a bug
+		}
+	}
+	return nil
 }
 
 const regexHint = `REGEX is Go RE2 syntax, matched against each line: quote it, as in --retry-if 'timed out|503'`

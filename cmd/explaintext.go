@@ -103,12 +103,27 @@ func presetRule(from string, kind classify.RuleKind, value string) (classify.Pre
 func (x *explanation) text(r *classify.Rules) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "retry explain: %s (name %s)\n\n", shellQuote(x.Command), x.Name)
-	ms := func(v float64) string { return dur(time.Duration(v * float64(time.Millisecond))) }
+	x.planText(&b)
+	x.timesText(&b)
+	for _, n := range x.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	x.rulesText(&b, r)
+	x.resultText(&b)
+	return b.String()
+}
+
+// ms renders v milliseconds as a duration.
+func ms(v float64) string { return dur(time.Duration(v * float64(time.Millisecond))) }
+
+// planText renders the attempts, the waits after each, and what runs
+// between them.
+func (x *explanation) planText(b *strings.Builder) {
 	attempts := "unlimited attempts"
 	if x.Attempts > 0 {
 		attempts = plural(x.Attempts, "attempt")
 	}
-	fmt.Fprintf(&b, "plan: %s; waits from --delay %s doubling up to --max-delay %s, %s jitter\n", attempts, ms(x.Delay), ms(x.MaxDelay), x.Jitter)
+	fmt.Fprintf(b, "plan: %s; waits from --delay %s doubling up to --max-delay %s, %s jitter\n", attempts, ms(x.Delay), ms(x.MaxDelay), x.Jitter)
 	for _, s := range x.Plan {
 		which := fmt.Sprintf("attempt %d", s.First)
 		switch {
@@ -123,32 +138,37 @@ func (x *explanation) text(r *classify.Rules) string {
 		}
 		switch {
 		case s.WaitMaxMS == nil:
-			fmt.Fprintf(&b, "  %s, the last\n", which)
+			fmt.Fprintf(b, "  %s, the last\n", which)
 		case *s.WaitMaxMS == 0:
-			fmt.Fprintf(&b, "  %s, then no wait\n", which)
+			fmt.Fprintf(b, "  %s, then no wait\n", which)
 		case *s.WaitMinMS == *s.WaitMaxMS:
-			fmt.Fprintf(&b, "  %s, then a wait of %s%s\n", which, ms(*s.WaitMaxMS), each)
+			fmt.Fprintf(b, "  %s, then a wait of %s%s\n", which, ms(*s.WaitMaxMS), each)
 		default:
-			fmt.Fprintf(&b, "  %s, then a wait of %s to %s%s\n", which, ms(*s.WaitMinMS), ms(*s.WaitMaxMS), each)
+			fmt.Fprintf(b, "  %s, then a wait of %s to %s%s\n", which, ms(*s.WaitMinMS), ms(*s.WaitMaxMS), each)
 		}
 	}
 	if x.ResetAfter != nil {
-		fmt.Fprintf(&b, "backoff reset: an attempt that runs at least %s before it fails (--reset-after) starts the waits over from the first one's; the bounds above are the longest\n", ms(*x.ResetAfter))
+		fmt.Fprintf(b, "backoff reset: an attempt that runs at least %s before it fails (--reset-after) starts the waits over from the first one's; the bounds above are the longest\n", ms(*x.ResetAfter))
 	}
 	if h := x.OnRetry; h != nil {
 		then := "its failure is said and passed over (--on-retry-fail continue)"
 		if h.OnFail == "stop" {
 			then = "its failure ends the operation, outcome permanent (--on-retry-fail stop)"
 		}
-		fmt.Fprintf(&b, "between attempts: /bin/sh -c %s (--on-retry) after each failed attempt that another follows, before the wait, bounded by the deadline; %s; its time is not in the totals below\n", shellQuote([]string{h.Command}), then)
+		fmt.Fprintf(b, "between attempts: /bin/sh -c %s (--on-retry) after each failed attempt that another follows, before the wait, bounded by the deadline; %s; its time is not in the totals below\n", shellQuote([]string{h.Command}), then)
 	}
+}
+
+// timesText renders how long each attempt, the waits and the whole
+// operation may take, and the deadline.
+func (x *explanation) timesText(b *strings.Builder) {
 	if x.TimeoutMS != nil {
-		fmt.Fprintf(&b, "each attempt: at most %s (--timeout), then the stop signal, and SIGKILL %s later if it is still running\n", ms(*x.TimeoutMS), ms(x.KillAfterMS))
+		fmt.Fprintf(b, "each attempt: at most %s (--timeout), then the stop signal, and SIGKILL %s later if it is still running\n", ms(*x.TimeoutMS), ms(x.KillAfterMS))
 	} else {
-		fmt.Fprintf(&b, "each attempt: as long as it takes (no --timeout)\n")
+		fmt.Fprintf(b, "each attempt: as long as it takes (no --timeout)\n")
 	}
 	if x.WaitsMaxMS != nil {
-		fmt.Fprintf(&b, "waits: at most %s in all, median %s\n", ms(*x.WaitsMaxMS), ms(*x.WaitsMedMS))
+		fmt.Fprintf(b, "waits: at most %s in all, median %s\n", ms(*x.WaitsMaxMS), ms(*x.WaitsMedMS))
 		worst := "unbounded: the attempts' own time, plus up to " + ms(*x.WaitsMaxMS) + " of waits"
 		if x.TimeoutMS != nil {
 			worst = ms(*x.TimeoutMS*float64(x.Attempts)+*x.WaitsMaxMS) + " (" + plural(x.Attempts, "attempt") + " of up to " + ms(*x.TimeoutMS) + ", and the longest waits)"
@@ -156,36 +176,36 @@ func (x *explanation) text(r *classify.Rules) string {
 		if x.DeadlineMS != nil && *x.WorstMS == *x.DeadlineMS {
 			worst = ms(*x.DeadlineMS) + ": the deadline ends it"
 		}
-		fmt.Fprintf(&b, "total time: worst case %s; median %s of waits, plus the attempts' own time\n", worst, ms(*x.WaitsMedMS))
+		fmt.Fprintf(b, "total time: worst case %s; median %s of waits, plus the attempts' own time\n", worst, ms(*x.WaitsMedMS))
 	} else {
-		fmt.Fprintf(&b, "total time: at most the deadline, %s\n", ms(*x.DeadlineMS))
+		fmt.Fprintf(b, "total time: at most the deadline, %s\n", ms(*x.DeadlineMS))
 	}
-	fmt.Fprintf(&b, "deadline: %s\n", x.Deadline)
-	for _, n := range x.Notes {
-		fmt.Fprintf(&b, "note: %s\n", n)
-	}
+	fmt.Fprintf(b, "deadline: %s\n", x.Deadline)
+}
 
-	x.rulesText(&b, r)
-
-	if v := x.Result; v != nil {
-		lines := ""
-		if len(v.Output) > 0 {
-			lines = " after printing " + plural(len(v.Output), "line")
-		}
-		fmt.Fprintf(&b, "\nan attempt that exits %d%s: %s: %s\n", v.ExitCode, lines, v.Class, v.Reason)
-		switch {
-		case v.Class == "success":
-			b.WriteString("  a run would end here, succeeded\n")
-		case v.Retry:
-			b.WriteString("  a run would start another attempt, when one is left and the deadline allows it\n")
-		default:
-			b.WriteString("  a run would stop here and exit with its code\n")
-		}
-		if v.Hint != "" {
-			fmt.Fprintf(&b, "  %s: the wait after it is at least %s\n", v.Hint, dur(time.Duration(*v.HintMS*float64(time.Millisecond))))
-		}
+// resultText renders the decision on the attempt --exit-code describes,
+// when there is one.
+func (x *explanation) resultText(b *strings.Builder) {
+	v := x.Result
+	if v == nil {
+		return
 	}
-	return b.String()
+	lines := ""
+	if len(v.Output) > 0 {
+		lines = " after printing " + plural(len(v.Output), "line")
+	}
+	fmt.Fprintf(b, "\nan attempt that exits %d%s: %s: %s\n", v.ExitCode, lines, v.Class, v.Reason)
+	switch {
+	case v.Class == "success":
+		b.WriteString("  a run would end here, succeeded\n")
+	case v.Retry:
+		b.WriteString("  a run would start another attempt, when one is left and the deadline allows it\n")
+	default:
+		b.WriteString("  a run would stop here and exit with its code\n")
+	}
+	if v.Hint != "" {
+		fmt.Fprintf(b, "  %s: the wait after it is at least %s\n", v.Hint, dur(time.Duration(*v.HintMS*float64(time.Millisecond))))
+	}
 }
 
 // rulesText renders x.Rules under each step of the classification order,

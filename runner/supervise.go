@@ -38,16 +38,65 @@ type child struct {
 // process ended and how long it ran from begin: StartErr set when it could
 // not be started, TimedOut when the limit stopped it.
 func (r *run) supervise(ctx context.Context, c child, limit time.Duration, begin time.Time) (st exitcodes.Exit, took time.Duration) {
+	exited, released, err := r.launch(c)
+	if err != nil {
+		return exitcodes.Exit{StartErr: err}, r.clock.Now().Sub(begin)
+	}
+	if c.started != nil {
+		c.started()
+	}
+
+	var timeout <-chan time.Time
+	if limit > 0 {
+		t := time.NewTimer(limit)
+		defer t.Stop()
+		timeout = t.C
+	}
+	// A watchdog kills the whole group if retry is killed (proc.Watch),
+	// from watchdogAfter on; a process that ends sooner does without the
+	// cost of starting it.
+	release := proc.Watch(c.cmd, watchdogAfter)
+	done := ctx.Done()
+	timedOut := false
+	s := stopper{r: r}
+	for {
+		select {
+		case st := <-exited:
+			// It took as long as its first process: the time its pipes
+			// take to drain is not its own, and its limit no longer runs.
+			took = r.clock.Now().Sub(begin)
+			r.reaped(ctx, c, &s)
+			release()
+			<-released
+			st.TimedOut, st.SignalSent = timedOut, r.signals.ended(st.Signal)
+			return st, took
+		case <-timeout:
+			timedOut = true
+			s.stop(true)
+		case <-done:
+			done = nil
+			s.stop(cancelSignal(ctx) == 0)
+		case <-s.kill:
+			s.kill = nil
+			r.signals.send(syscall.SIGKILL)
+		}
+	}
+}
+
+// launch starts c.cmd on a goroutine that then reaps it. exited gets how
+// it ended as soon as it is reaped, and released is closed after that,
+// once its pipes are drained; err is why it could not start.
+func (r *run) launch(c child) (exited <-chan exitcodes.Exit, released <-chan struct{}, err error) {
 	cmd := c.cmd
 	startCmd := c.start
 	if startCmd == nil {
 		startCmd = cmd.Start
 	}
 	started := make(chan error, 1)
-	exited := make(chan exitcodes.Exit, 1) // as soon as the process is reaped
-	released := make(chan struct{})        // then, once its pipes are drained
+	reaped := make(chan exitcodes.Exit, 1)
+	drained := make(chan struct{})
 	go func() {
-		defer close(released)
+		defer close(drained)
 		// The parent-death signal fires when the thread that started the
 		// child exits: keep this goroutine on its thread until the child
 		// has been reaped. Not longer: waking a goroutine locked to its
@@ -62,79 +111,55 @@ func (r *run) supervise(ctx context.Context, c child, limit time.Duration, begin
 		started <- nil
 		proc.Wait(cmd, c.stopped, func(st exitcodes.Exit) {
 			runtime.UnlockOSThread()
-			exited <- st
+			reaped <- st
 		})
 	}()
 	if err := <-started; err != nil {
-		return exitcodes.Exit{StartErr: err}, r.clock.Now().Sub(begin)
+		return nil, nil, err
 	}
-	if c.started != nil {
-		c.started()
-	}
+	return reaped, drained, nil
+}
 
-	var timeout, kill <-chan time.Time
-	if limit > 0 {
-		t := time.NewTimer(limit)
-		defer t.Stop()
-		timeout = t.C
+// stopper ends a supervised process, once: the stop signal, then SIGKILL
+// when kill fires, after the grace.
+type stopper struct {
+	r        *run
+	stopping bool
+	kill     <-chan time.Time
+}
+
+// stop starts the stop. A cancelling signal has already been forwarded:
+// it is the stop signal then, and signal is false.
+func (s *stopper) stop(signal bool) {
+	if s.stopping {
+		return
 	}
-	// A watchdog kills the whole group if retry is killed (proc.Watch),
-	// from watchdogAfter on; a process that ends sooner does without the
-	// cost of starting it.
-	release := proc.Watch(cmd, watchdogAfter)
-	done := ctx.Done()
-	timedOut, stopping := false, false
-	// stop ends the process: the stop signal, then SIGKILL after the
-	// grace. A cancelling signal has already been forwarded: it is the
-	// stop signal then.
-	stop := func(signal bool) {
-		if stopping {
-			return
-		}
-		stopping = true
-		if signal {
-			r.signals.stop(r.cfg.StopSignal)
-		}
-		kill = time.After(r.cfg.KillAfter)
+	s.stopping = true
+	if signal {
+		s.r.signals.stop(s.r.cfg.StopSignal)
 	}
-	for {
-		select {
-		case st := <-exited:
-			// It took as long as its first process: the time its pipes
-			// take to drain is not its own, and its limit no longer runs.
-			took = r.clock.Now().Sub(begin)
-			if ctx.Err() != nil || r.signals.cancelling() {
-				// Cancelled as the process ended (perhaps by the very
-				// signal it died from, forwarded a moment ago): the rest
-				// of its group is stopped as with any cancel.
-				stop(cancelSignal(ctx) == 0)
-			}
-			if stopping {
-				// The first process is gone; the rest of the group has
-				// what is left of the grace to end (signals still reach
-				// it: a second TERM kills it), then SIGKILL, so nothing of
-				// it outlives it.
-				endGroup(cmd, kill)
-			}
-			// Whatever it left running is left alone from here; what it
-			// still writes gets stdio.DrainGrace to arrive.
-			if c.exited != nil {
-				c.exited()
-			}
-			release()
-			<-released
-			st.TimedOut, st.SignalSent = timedOut, r.signals.ended(st.Signal)
-			return st, took
-		case <-timeout:
-			timedOut = true
-			stop(true)
-		case <-done:
-			done = nil
-			stop(cancelSignal(ctx) == 0)
-		case <-kill:
-			kill = nil
-			r.signals.send(syscall.SIGKILL)
-		}
+	s.kill = time.After(s.r.cfg.KillAfter)
+}
+
+// reaped deals with the rest of c's group once its first process has been
+// reaped, and tells c.
+func (r *run) reaped(ctx context.Context, c child, s *stopper) {
+	if ctx.Err() != nil || r.signals.cancelling() {
+		// Cancelled as the process ended (perhaps by the very signal it
+		// died from, forwarded a moment ago): the rest of its group is
+		// stopped as with any cancel.
+		s.stop(cancelSignal(ctx) == 0)
+	}
+	if s.stopping {
+		// The first process is gone; the rest of the group has what is
+		// left of the grace to end (signals still reach it: a second TERM
+		// kills it), then SIGKILL, so nothing of it outlives it.
+		endGroup(c.cmd, s.kill)
+	}
+	// Whatever it left running is left alone from here; what it still
+	// writes gets stdio.DrainGrace to arrive.
+	if c.exited != nil {
+		c.exited()
 	}
 }
 

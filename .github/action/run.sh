@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# The retry action's one step. action.yml passes each input in an
+# environment variable (INPUT_TIMEOUT_MINUTES for timeout_minutes, and so
+# on); this turns them into a retry command line, runs it, and writes the
+# step's outputs from retry's JSON report. A bad input is an ::error
+# annotation and exit status 125, and the command never runs.
+# Written for bash 3.2 too (a self-hosted macOS runner's).
+# shellcheck source-path=SCRIPTDIR
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# annotate LEVEL MESSAGE writes a workflow command that GitHub shows as an
+# annotation. The runner reads them on stderr too.
+annotate() {
+  local msg=$2
+  msg=${msg//%/%25}
+  msg=${msg//$'\r'/%0D}
+  msg=${msg//$'\n'/%0A}
+  printf '::%s title=retry::%s\n' "$1" "$msg" >&2
+}
+
+# fail MESSAGE reports an error of the action's own.
+fail() {
+  annotate error "$1"
+}
+
+# output NAME VALUE sets a step output.
+output() {
+  [ -n "${GITHUB_OUTPUT:-}" ] || return 0
+  printf '%s=%s\n' "$1" "$2" >>"$GITHUB_OUTPUT"
+}
+
+# bad MESSAGE ends the step on a bad input: nothing has run.
+bad() {
+  fail "$1"
+  output total_attempts 0
+  output exit_code 125
+  output exit_error "$1"
+  exit 125
+}
+
+# trim VALUE prints VALUE without the blanks around it.
+trim() {
+  local v=$1
+  v=${v#"${v%%[![:space:]]*}"}
+  v=${v%"${v##*[![:space:]]}"}
+  printf '%s' "$v"
+}
+
+# native PATH prints PATH as the programs retry starts read it: a Windows
+# path under Git Bash, PATH itself elsewhere.
+native() {
+  if [ "$os" = Windows ] && command -v cygpath >/dev/null 2>&1; then
+    cygpath -w "$1"
+  else
+    printf '%s' "$1"
+  fi
+}
+
+os=${RUNNER_OS:-$(uname -s)}
+case $os in MINGW* | MSYS* | CYGWIN*) os=Windows ;; Darwin) os=macOS ;; esac
+temp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
+if [ "$os" = Windows ] && command -v cygpath >/dev/null 2>&1; then
+  temp=$(cygpath -u "$temp")
+fi
+# shellcheck source=binary.sh
+. "$here/binary.sh"
+
+# The inputs, each read once; the command's environment does not keep them.
+command=${INPUT_COMMAND-}
+next_command=${INPUT_NEW_COMMAND_ON_RETRY-}
+on_retry=${INPUT_ON_RETRY_COMMAND-}
+timeout_minutes=$(trim "${INPUT_TIMEOUT_MINUTES-}")
+timeout_seconds=$(trim "${INPUT_TIMEOUT_SECONDS-}")
+max_attempts=$(trim "${INPUT_MAX_ATTEMPTS-3}")
+wait_seconds=$(trim "${INPUT_RETRY_WAIT_SECONDS-10}")
+shell=$(trim "${INPUT_SHELL-}")
+polling=$(trim "${INPUT_POLLING_INTERVAL_SECONDS-1}")
+retry_on=$(trim "${INPUT_RETRY_ON-any}")
+warning_on_retry=${INPUT_WARNING_ON_RETRY-true}
+continue_on_error=${INPUT_CONTINUE_ON_ERROR-false}
+exit_code_input=$(trim "${INPUT_RETRY_ON_EXIT_CODE-}")
+deadline=$(trim "${INPUT_DEADLINE-}")
+delay=$(trim "${INPUT_DELAY-}")
+max_delay=$(trim "${INPUT_MAX_DELAY-}")
+presets=${INPUT_PRESET-}
+retry_if=${INPUT_RETRY_IF-}
+stop_if=${INPUT_STOP_IF-}
+fail_if=${INPUT_FAIL_IF-}
+budget=$(trim "${INPUT_BUDGET-}")
+name=$(trim "${INPUT_NAME-}")
+extra=${INPUT_ARGS-}
+version=$(trim "${INPUT_VERSION-}")
+for var in "${!INPUT_@}"; do unset "$var"; done
+
+# shellcheck source=inputs.sh
+. "$here/inputs.sh"
+
+resolve_binary "$version" "${RETRY_ACTION_REF:-}" || exit 1
+if ! "$RETRY_BIN" --version 2>/dev/null | grep -q '^retry '; then
+  fail "$RETRY_BIN is not b0a38808/retry (retry --version does not say so): give the version input to download it"
+  exit 1
+fi
+
+# retry checks every value it is given before it runs anything; its
+# explain subcommand does that and runs nothing, so a bad value is an
+# annotation here, not a line lost in the log.
+if ! problems=$("$RETRY_BIN" explain "${flags[@]}" -- "${shell_argv[@]}" 2>&1 >/dev/null); then
+  while IFS= read -r line; do
+    fail "$line"
+  done <<<"$problems"
+  output total_attempts 0
+  output exit_code 125
+  output exit_error "${problems%%$'\n'*}"
+  exit 125
+fi
+
+# The report stays in RUNNER_TEMP, which is emptied when the job ends, for
+# the job's later steps.
+run=("$RETRY_BIN" --summary-file "$(native "$report")" "${flags[@]}" -- "${shell_argv[@]}")
+if [ -t 0 ]; then
+  # At a terminal, Ctrl-C reaches retry itself.
+  "${run[@]}"
+  status=$?
+else
+  # A cancelled job's runner sends SIGINT, then SIGTERM, to this shell
+  # alone, which acts on a signal only once a command in the foreground has
+  # ended: retry runs in the background, and each signal is passed on at
+  # once. Job control (set -m) keeps a background command from starting
+  # with SIGINT ignored, which retry and the attempt would keep; <&0 keeps
+  # its stdin this shell's, not the null device.
+  pid=
+  trap '[ -z "$pid" ] || kill -INT "$pid" 2>/dev/null' INT
+  trap '[ -z "$pid" ] || kill -TERM "$pid" 2>/dev/null' TERM
+  set -m
+  "${run[@]}" <&0 &
+  pid=$!
+  set +m
+  wait "$pid"
+  status=$?
+  while kill -0 "$pid" 2>/dev/null; do
+    wait "$pid"
+    status=$?
+  done
+fi
+rm -f "$dir"/command.* "$dir"/next.* "$dir"/hook.*
+
+# shellcheck source=outputs.sh
+. "$here/outputs.sh"

@@ -28,6 +28,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"retry":     func() { os.Exit(cmd.Execute("v0.0.0-test", os.Args[1:])) },
 		"onattempt": onAttemptMain,
+		"action":    actionMain,
 	})
 }
 

@@ -46,7 +46,7 @@ func (r *run) tapOutput(cmd *exec.Cmd, joined bool) (*attemptOutput, error) {
 }
 
 // JoinedStream names stdout and stderr joined in one stream where a
-// rule's match names the stream it was found on (classify.Match.Stream).
+// rule's match names the stream it was found on (match.Match.Stream).
 const JoinedStream = "output"
 
 // attemptOutput is the watched output of one attempt: its matcher, and the

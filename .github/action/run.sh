@@ -98,10 +98,14 @@ for var in "${!INPUT_@}"; do unset "$var"; done
 . "$here/inputs.sh"
 
 resolve_binary "$version" "${RETRY_ACTION_REF:-}" || exit 1
-if ! "$RETRY_BIN" --version 2>/dev/null | grep -q '^retry '; then
-  fail "$RETRY_BIN is not b0a38808/retry (retry --version does not say so): give the version input to download it"
-  exit 1
-fi
+# Debian's retry, another program, answers --version alike and runs any
+# other word as a command, forever: its --help lacks --deadline.
+case $("$RETRY_BIN" --help 2>&1 </dev/null) in
+  *--deadline*) ;;
+  *)
+    fail "$RETRY_BIN is not b0a38808/retry (its --help has no --deadline): give the version input to download it"
+    exit 1 ;;
+esac
 
 # retry checks every value it is given before it runs anything; its
 # explain subcommand does that and runs nothing, so a bad value is an

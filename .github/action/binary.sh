@@ -125,7 +125,7 @@ fetch_release() {
     unzip -q -o "$work/$archive" "$exe" -d "$work/x"
   else
     # Windows' own tar (bsdtar) reads zip archives; Git Bash's does not.
-    "$(cygpath -u "$SYSTEMROOT")/System32/tar.exe" -xf "$(cygpath -w "$work/$archive")" -C "$(cygpath -w "$work/x")" "$exe"
+    "$(cygpath -u "${SYSTEMROOT:-${SystemRoot:-C:\\Windows}}")/System32/tar.exe" -xf "$(cygpath -w "$work/$archive")" -C "$(cygpath -w "$work/x")" "$exe"
   fi || {
     fail "could not extract $exe from $archive"
     return 1

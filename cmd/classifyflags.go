@@ -17,6 +17,8 @@ type classifyOptions struct {
 	retryOn, stopOn, retryIf, stopIf, failIf, presets []string
 	match, hintPattern, maxHint, onAmbiguous          string
 	noHints, keepLocale                               bool
+
+	untilFail bool // --until fail: no wait is ever a hint's
 }
 
 // register declares the classification flags on fs.
@@ -75,7 +77,7 @@ func (c *classifyOptions) rules(stdout, stderr io.Writer, stdoutHeld, stderrHeld
 	if c.noHints && c.hintPattern != "" {
 		return nil, usagef("", "--hint-pattern can't be used with --no-hints")
 	}
-	r.Hints = !c.noHints
+	r.Hints = !c.noHints && !c.untilFail
 	if r.Hints && !joined && c.hintPattern == "" && len(r.StopIf) == 0 && len(r.RetryIf) == 0 && len(r.FailIf) == 0 {
 		// Only the default hint would read the output: read the watched
 		// streams that are not terminals, and leave terminals alone. A

@@ -117,6 +117,34 @@ func debianDelays(value string) []string {
 	return waits
 }
 
+// debianUntilHint returns the hint for a bad --until value, which Debian's
+// retry may have meant: true and false, exit codes and ranges, or several
+// of them.
+func debianUntilHint(value string) string {
+	switch value {
+	case "true":
+		return "Debian's retry's --until true is --until success here, the default"
+	case "false":
+		return "Debian's retry's --until false is --until fail here"
+	}
+	if debianCodes(value) {
+		return "Debian's retry's --until " + value + " repeats until the command exits so: here --stop-on " + value + " stops there (and a success ends the run too)"
+	}
+	return "--until takes success (the default: run until it succeeds) or fail (run until it fails); exit codes go in --stop-on CODES"
+}
+
+// debianCodes reports whether value is a list of exit codes and ranges as
+// Debian's retry takes them ("1,75,100-110").
+func debianCodes(value string) bool {
+	for item := range strings.SplitSeq(value, ",") {
+		lo, hi, isRange := strings.Cut(item, "-")
+		if lo == "" || !digits(lo) || isRange && (hi == "" || !digits(hi)) {
+			return false
+		}
+	}
+	return true
+}
+
 // shortSpelled returns the flags that args, a command line of fs, last
 // gave by their one-letter names (-t 5, -qt5, -t=5): the scan stops where
 // the flags do, at "--" or the first word that is not a flag.

@@ -56,6 +56,21 @@ func TestDebianPairHint(t *testing.T) {
 	}
 }
 
+func TestDebianUntilHint(t *testing.T) {
+	for _, tc := range []struct{ value, want string }{
+		{"true", "--until success"},
+		{"false", "--until fail"},
+		{"3", "--until 3 repeats until the command exits so: here --stop-on 3"},
+		{"1,5-7", "--stop-on 1,5-7"},
+		{"success,3", "--until takes success"},
+		{"5-", "--until takes success"},
+	} {
+		if got := debianUntilHint(tc.value); !strings.Contains(got, tc.want) {
+			t.Errorf("debianUntilHint(%q) = %q; want %q in it", tc.value, got, tc.want)
+		}
+	}
+}
+
 func TestShortSpelled(t *testing.T) {
 	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	fs.StringP("timeout", "t", "", "")

@@ -24,7 +24,7 @@ const (
 )
 
 // outcomes are every outcome, in the order the metrics file lists them.
-var outcomes = []runner.Outcome{runner.Succeeded, runner.Permanent, runner.Exhausted, runner.Deadline, runner.Cancelled, runner.Budget}
+var outcomes = []runner.Outcome{runner.Succeeded, runner.Permanent, runner.Exhausted, runner.Deadline, runner.Cancelled, runner.Budget, runner.Failed, runner.Passed}
 
 // metricsText renders the Prometheus text exposition of an operation
 // named name that ended at end with res and exit status code.
@@ -41,8 +41,8 @@ func metricsText(name string, res *runner.Result, code int, end time.Time, lastS
 	}
 	now := float64(end.UnixMilli()) / 1000
 	gauge(metricLastRun, "When the last run of the operation ended, in seconds since the epoch.", job, now)
-	if res.Outcome == runner.Succeeded {
-		lastSuccess = now
+	if res.Outcome == runner.Succeeded || res.Outcome == runner.Passed {
+		lastSuccess = now // a run until a failure that found none succeeded
 	}
 	if lastSuccess > 0 {
 		gauge(metricLastSuccess, "When a run of the operation last succeeded, in seconds since the epoch.", job, lastSuccess)

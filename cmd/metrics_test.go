@@ -56,6 +56,7 @@ func TestMetricsParse(t *testing.T) {
 	codes := map[runner.Outcome]int{
 		runner.Succeeded: 0, runner.Permanent: 127, runner.Exhausted: 1,
 		runner.Deadline: 124, runner.Cancelled: 130, runner.Budget: 1,
+		runner.Failed: 3, runner.Passed: 0,
 	}
 	end := time.Date(2026, 11, 30, 7, 0, 12, 345e6, time.UTC)
 	for outcome, res := range results() {
@@ -92,10 +93,12 @@ func TestMetricsParse(t *testing.T) {
 				}
 			}
 			got, ok := sample(families, metricLastSuccess, job)
-			if outcome == runner.Succeeded && (!ok || got != 1796022012.345) {
+			// A run until a failure that found none succeeded.
+			succeeded := outcome == runner.Succeeded || outcome == runner.Passed
+			if succeeded && (!ok || got != 1796022012.345) {
 				t.Errorf("%s = %v (present %v) after a success, want the end time", metricLastSuccess, got, ok)
 			}
-			if outcome != runner.Succeeded && ok {
+			if !succeeded && ok {
 				t.Errorf("%s = %v without any success, want it absent", metricLastSuccess, got)
 			}
 			if n := len(families[metricOutcome].GetMetric()); n != len(outcomes) {

@@ -23,19 +23,19 @@ import (
 // options holds the flags as the user typed them; config turns them into
 // a runner.Config, checking every value before anything runs.
 type options struct {
-	attempts, deadline, timeout, killAfter, stopSignal string
-	delay, maxDelay, jitter, seed                      string
-	resetAfter                                         string
-	idempotencyKey                                     string
-	quiet                                              bool
-	summaryFile, summary                               string
-	redact                                             []string
-	budget                                             budgetOptions
-	nesting                                            nestingOptions
-	classify                                           classifyOptions
-	streams                                            streamOptions
-	hook                                               hookOptions
-	operate                                            operateOptions
+	attempts, until, deadline, timeout, killAfter, stopSignal string
+	delay, maxDelay, jitter, seed                             string
+	resetAfter                                                string
+	idempotencyKey                                            string
+	quiet                                                     bool
+	summaryFile, summary                                      string
+	redact                                                    []string
+	budget                                                    budgetOptions
+	nesting                                                   nestingOptions
+	classify                                                  classifyOptions
+	streams                                                   streamOptions
+	hook                                                      hookOptions
+	operate                                                   operateOptions
 
 	signals *runner.SignalCatcher // started before the flags are parsed
 	fs      *pflag.FlagSet        // tells which flags were given
@@ -48,6 +48,7 @@ func newOptions(signals *runner.SignalCatcher) *options { return &options{signal
 // every bad value gets one clear message in config.
 func (o *options) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.attempts, "attempts", "a", "3", "make `N` attempts in all, the first included; 0 means unlimited and needs --deadline")
+	fs.StringVar(&o.until, "until", "success", "run until the command does `WHAT`: success (retrying its failures) or fail (running it again while it succeeds, and stopping at its first failure: flake hunting)")
 	fs.StringVarP(&o.deadline, "deadline", "d", "", "bound the whole operation (attempts, waits and everything between) to `DUR`")
 	fs.StringVarP(&o.timeout, "timeout", "t", "", "bound each attempt to `DUR`, or to the time left before the deadline when that is less")
 	fs.StringVar(&o.killAfter, "kill-after", "10s", "wait `DUR` between the stop signal and SIGKILL")
@@ -139,6 +140,9 @@ func (o *options) config(command []string, now time.Time) (runner.Config, error)
 			return cfg, usagef("", "--seed: must be a non-negative integer, got %q", o.seed)
 		}
 		cfg.Rand = rand.New(rand.NewPCG(seed, seed))
+	}
+	if err := o.applyUntil(&cfg); err != nil {
+		return cfg, err
 	}
 	if err := o.streams.apply(&cfg); err != nil {
 		return cfg, err
@@ -291,6 +295,7 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 func ending(res *runner.Result, outputGone bool) exitcodes.Ending {
 	e := exitcodes.Ending{
 		Succeeded:    res.Outcome == runner.Succeeded,
+		Passed:       res.Outcome == runner.Passed,
 		Deadline:     res.Outcome == runner.Deadline,
 		Cancelled:    res.Outcome == runner.Cancelled,
 		CancelSignal: int(res.Signal),

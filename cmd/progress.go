@@ -29,6 +29,7 @@ type reporter struct {
 	summaryFile string
 	metricsFile string
 	givenName   string // --name; "" for the default, made when first needed
+	until       bool   // --until fail
 	command     []string
 	redactor    *redact.Redactor
 	getenv      func(string) string
@@ -79,6 +80,7 @@ func (o *options) reporter(command []string, w io.Writer, getenv func(string) st
 		summaryFile: o.summaryFile,
 		metricsFile: o.operate.metricsFile,
 		givenName:   name,
+		until:       o.until == untilFail,
 		command:     command,
 		redactor:    redactor,
 		getenv:      getenv,
@@ -139,6 +141,14 @@ func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 	}
 	text := fmt.Sprintf("attempt %s failed after %s: %s (%s: %s)",
 		attemptOf(a.Number, max), seconds(a.Duration), describe(a), a.Class, p.redactor.Reason(a.Reason))
+	switch {
+	case a.Class == classify.Failure:
+		// The failure that --until fail looked for: its reason says how.
+		text = fmt.Sprintf("run %s failed after %s: %s", attemptOf(a.Number, max), seconds(a.Duration), p.redactor.Reason(a.Reason))
+	case p.until:
+		// Not the failure looked for: the deadline or the user ended it.
+		text = fmt.Sprintf("run %s stopped after %s: %s (%s)", attemptOf(a.Number, max), seconds(a.Duration), describe(a), p.redactor.Reason(a.Reason))
+	}
 	if a.Hook != nil {
 		text += "; " + p.redactor.Reason(describeHook(a.Hook))
 	}
@@ -209,7 +219,7 @@ func (p *reporter) finish(res *runner.Result, max, code int) {
 	case summaryAuto, summaryText:
 		t := p.terminal()
 		colour := green
-		if res.Outcome != runner.Succeeded {
+		if res.Outcome != runner.Succeeded && res.Outcome != runner.Passed {
 			colour = red
 		}
 		fmt.Fprintf(p.w, "%s %s\n", t.paint(bold, "retry:"), t.paint(colour, summaryLine(res, max, code)))

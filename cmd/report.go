@@ -13,9 +13,12 @@ import (
 	"github.com/b0a38808/retry/runner/proc"
 )
 
-// report is the JSON report, schema version 1 (docs/report.md).
+// report is the JSON report (docs/report.md): schema version 1, or 2
+// for a run until a failure, whose outcomes and class a reader of version
+// 1 does not know.
 type report struct {
 	Version        int            `json:"version"`
+	Until          string         `json:"until,omitempty"` // "fail" in version 2
 	Command        []string       `json:"command"`
 	Name           string         `json:"name"`
 	Outcome        runner.Outcome `json:"outcome"`
@@ -87,6 +90,9 @@ func newReport(name string, command []string, res *runner.Result, code int, r re
 	}
 	if omitted := res.Omitted(); omitted > 0 {
 		rep.AttemptsTotal, rep.AttemptsOmitted = ptr(res.Total), ptr(omitted)
+	}
+	if res.UntilFailure {
+		rep.Version, rep.Until = 2, untilFail
 	}
 	if !res.Deadline.IsZero() {
 		// An enclosing retry's deadline (RETRY_DEADLINE) may have passed

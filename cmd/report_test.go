@@ -31,6 +31,9 @@ func results() map[runner.Outcome]*runner.Result {
 	hinted := failed(2, 30*time.Second)
 	hinted.Hint, hinted.HasHint = 30*time.Second, true
 	last := func(a runner.Attempt) runner.Attempt { a.Delay, a.HasDelay = 0, false; return a }
+	passed := func(n int) runner.Attempt {
+		return runner.Attempt{Number: n, Started: t0.Add(time.Duration(n) * time.Second), Duration: time.Second, Class: classify.Success, Reason: "exit 0", HasDelay: true}
+	}
 	reset := failed(2, time.Second)
 	reset.Duration, reset.BackoffReset = time.Hour, true
 	reset.Hook = &runner.Hook{Duration: 50 * time.Millisecond, Exit: exitcodes.Exit{ExitCode: 3}}
@@ -59,6 +62,15 @@ func results() map[runner.Outcome]*runner.Result {
 		runner.Budget: {Outcome: runner.Budget, Started: t0, Elapsed: time.Second, Attempts: []runner.Attempt{
 			last(failed(1, 0)),
 		}},
+		// --until fail: the second run failed; no failure in two runs,
+		// the deadline cutting the third.
+		runner.Failed: {Outcome: runner.Failed, UntilFailure: true, Passed: 1, Started: t0, Elapsed: time.Second, Attempts: []runner.Attempt{
+			passed(1), {Number: 2, Started: t0.Add(time.Second), Exit: exitcodes.Exit{ExitCode: 3}, Class: classify.Failure, Reason: "exit 3"},
+		}},
+		runner.Passed: {Outcome: runner.Passed, UntilFailure: true, Passed: 2, Started: t0, Elapsed: 10 * time.Second, Deadline: t0.Add(10 * time.Second), Attempts: []runner.Attempt{
+			passed(1), passed(2), {Number: 3, Started: t0.Add(2 * time.Second), Duration: 8 * time.Second, Exit: exitcodes.Exit{ExitCode: -1, Signal: syscall.SIGTERM, TimedOut: true},
+				Class: classify.Ambiguous, Reason: "timed out: may have committed an effect"},
+		}},
 	}
 	for _, res := range all {
 		res.IdempotencyKey = "0b6f7c1e-3c1a-4a53-9a43-5f1c1d7f2a10"
@@ -74,6 +86,7 @@ func TestReportSchema(t *testing.T) {
 	codes := map[runner.Outcome]int{
 		runner.Succeeded: 0, runner.Permanent: 127, runner.Exhausted: 1,
 		runner.Deadline: 124, runner.Cancelled: 130, runner.Budget: 1,
+		runner.Failed: 3, runner.Passed: 0,
 	}
 	for outcome, res := range results() {
 		t.Run(string(outcome), func(t *testing.T) {

@@ -197,6 +197,10 @@ func (v *validator) check(s map[string]any, x any, path string) {
 			} else if !re.MatchString(str) {
 				v.errorf(path, "%q does not match %q", str, arg)
 			}
+		case "not":
+			if len(validate(v.rootWith(arg.(map[string]any)), x)) == 0 {
+				v.errorf(path, "%s matches a schema it must not", jsonText(x))
+			}
 		case "oneOf":
 			n := 0
 			for _, sub := range arg.([]any) {
@@ -334,8 +338,16 @@ func TestSchemaValidator(t *testing.T) {
 		change func(r map[string]any)
 		want   string
 	}{
-		{"wrong version", func(r map[string]any) { r["version"] = json.Number("2") }, "$.version"},
-		{"unknown outcome", func(r map[string]any) { r["outcome"] = "failed" }, "$.outcome"},
+		{"wrong version", func(r map[string]any) { r["version"] = json.Number("3") }, "$.version"},
+		{"version 2 without until", func(r map[string]any) { r["version"] = json.Number("2") }, "oneOf"},
+		{"until in version 1", func(r map[string]any) { r["until"] = "fail" }, "oneOf"},
+		{"unknown outcome", func(r map[string]any) { r["outcome"] = "given up" }, "$.outcome"},
+		{"version 2 outcome in version 1", func(r map[string]any) { r["outcome"] = "failed" }, "oneOf"},
+		{"version 1 outcome in version 2", func(r map[string]any) { r["version"], r["until"] = json.Number("2"), "fail" }, "oneOf"},
+		{"version 2 class in version 1", func(r map[string]any) { attempt(r, 0)["class"] = "failure" }, "oneOf"},
+		{"until other than fail", func(r map[string]any) {
+			r["version"], r["until"], r["outcome"] = json.Number("2"), "success", "passed"
+		}, "$.until"},
 		{"missing outcome", func(r map[string]any) { delete(r, "outcome") }, `"outcome" is missing`},
 		{"extra field", func(r map[string]any) { r["env"] = map[string]any{} }, `"env" is not allowed`},
 		{"fractional exit code", func(r map[string]any) { r["exit_code"] = json.Number("1.5") }, "$.exit_code"},
@@ -378,6 +390,13 @@ func TestSchemaValidator(t *testing.T) {
 				t.Errorf("got errors %q, want one mentioning %q", errs, tt.want)
 			}
 		})
+	}
+	v2, _ := decodeJSON([]byte(example))
+	r := v2.(map[string]any)
+	r["version"], r["until"], r["outcome"] = json.Number("2"), "fail", "failed"
+	attempt(r, 2)["class"] = "failure"
+	if errs := validate(schema, v2); len(errs) > 0 {
+		t.Errorf("the example made a report of version 2 is invalid:\n%s", strings.Join(errs, "\n"))
 	}
 	if errs := validate(map[string]any{"minProperties": json.Number("1")}, good); len(errs) != 1 {
 		t.Errorf("an unknown keyword gave %q, want one error", errs)

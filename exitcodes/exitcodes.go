@@ -2,7 +2,8 @@
 // (Exit), the statuses retry can end with, and the one table that chooses
 // among them.
 //
-//	0        an attempt succeeded
+//	0        an attempt succeeded; or, running until a failure (--until
+//	         fail), no run failed
 //	N        gave up (permanent failure, attempts exhausted, budget empty):
 //	         the last attempt's own exit status
 //	1        the last attempt exited 0 but --fail-if matched its output
@@ -65,6 +66,10 @@ type Exit struct {
 // Ending is how an operation ended.
 type Ending struct {
 	Succeeded bool
+	// Passed: the operation ran until a failure (--until fail) and none
+	// came, whatever the last run, which the deadline may have cut.
+	// A run that failed ends it as a last attempt does.
+	Passed bool
 	// Deadline: the deadline ended the operation, during an attempt or
 	// because the next wait would have passed it.
 	Deadline bool
@@ -88,6 +93,8 @@ func For(e Ending) (Code, int) {
 	switch {
 	case e.OutputGone:
 		return SignalBase + Code(syscall.SIGPIPE), int(syscall.SIGPIPE)
+	case e.Passed:
+		return OK, 0
 	case e.Succeeded && !e.Last.TimedOut:
 		// An attempt cut by its timeout never succeeded, whatever it
 		// exited with: it ends below with 124.

@@ -26,6 +26,10 @@ func TestFor(t *testing.T) {
 		{"cancelled attempt cut by stop signal", Ending{Cancelled: true, Ran: true, Last: Exit{Signal: 15, TimedOut: true}}, 143, 15},
 		{"output gone", Ending{OutputGone: true, Cancelled: true, Ran: true, Last: Exit{Signal: 15}}, 141, 13},
 		{"output gone after a success", Ending{OutputGone: true, Succeeded: true, Ran: true}, 141, 13},
+		{"no run failed", Ending{Passed: true, Ran: true}, 0, 0},
+		{"no run failed, the deadline cut the last", Ending{Passed: true, Ran: true, Last: Exit{TimedOut: true, Signal: 15}}, 0, 0},
+		{"the failing run timed out", Ending{Ran: true, Last: Exit{TimedOut: true}}, 124, 0},
+		{"output gone after no run failed", Ending{OutputGone: true, Passed: true, Ran: true}, 141, 13},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, sig := For(tc.e)

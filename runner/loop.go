@@ -35,7 +35,7 @@ func (r *run) loop(ctx context.Context) *Result {
 		limit, ok := attemptLimit(r.clock.Now(), r.cfg.Deadline, r.cfg.Timeout)
 		if !ok {
 			release()
-			res.Outcome = Deadline
+			res.Outcome = r.ranOut()
 			return res
 		}
 		std, err := r.streams.Begin()
@@ -85,6 +85,9 @@ func (r *run) loop(ctx context.Context) *Result {
 // or "" when another attempt may follow. foreground: a had the
 // terminal's foreground.
 func (r *run) verdict(ctx context.Context, a *Attempt, d classify.Decision, foreground bool) Outcome {
+	if r.cfg.UntilFailure {
+		return r.untilVerdict(ctx, a, d, foreground)
+	}
 	switch {
 	case d.Class == classify.Success:
 		return Succeeded
@@ -101,7 +104,7 @@ func (r *run) verdict(ctx context.Context, a *Attempt, d classify.Decision, fore
 	case r.leftTerminal(a):
 		a.Reason += "; the terminal hung up"
 		return Cancelled
-	case a.TimedOut && !r.cfg.Deadline.IsZero() && !r.clock.Now().Before(r.cfg.Deadline):
+	case a.TimedOut && r.deadlinePassed():
 		return Deadline
 	case !d.Retry:
 		return Permanent
@@ -143,6 +146,10 @@ func (r *run) beforeWait(ctx context.Context, a *Attempt, out match.Output, retr
 		}
 		return 0, Deadline
 	}
+	if r.cfg.UntilFailure {
+		// The run succeeded: the next is no retry.
+		return delay, ""
+	}
 	// Asking the budget, and the OnRetry command, take time: the wait
 	// must still fit after each.
 	if outcome := r.allowRetry(ctx, a, delay); outcome != "" {
@@ -166,6 +173,9 @@ func (r *run) beforeWait(ctx context.Context, a *Attempt, out match.Output, retr
 // endBetween ends the operation with outcome between attempts: a
 // cancelling signal is then the Result's, as no attempt died from it.
 func (r *run) endBetween(ctx context.Context, outcome Outcome) {
+	if outcome == Deadline {
+		outcome = r.ranOut()
+	}
 	r.res.Outcome = outcome
 	if outcome == Cancelled {
 		r.res.Signal = cancelSignal(ctx)

@@ -19,6 +19,11 @@ const (
 	Deadline  Outcome = "deadline"
 	Cancelled Outcome = "cancelled"
 	Budget    Outcome = "budget"
+	// Failed and Passed end an operation that runs until a failure
+	// (Config.UntilFailure): a run failed, or none did before the
+	// attempts or the deadline ran out.
+	Failed Outcome = "failed"
+	Passed Outcome = "passed"
 )
 
 // Attempt is the record of one attempt.
@@ -87,6 +92,10 @@ type Result struct {
 	Signal syscall.Signal
 	// StoreOutage, when not nil, says that the budget's store failed.
 	StoreOutage *StoreOutage
+	// UntilFailure: the operation ran until a failure
+	// (Config.UntilFailure); Passed counts its runs that succeeded.
+	UntilFailure bool
+	Passed       int
 }
 
 // Omitted returns how many attempts that started are not in Attempts.

@@ -33,6 +33,12 @@ type Config struct {
 	// Attempts is the number of attempts, the first included; 0 means
 	// unlimited (a Deadline is then expected).
 	Attempts int
+	// UntilFailure runs the command again while it succeeds, and ends
+	// the operation at the first run that does not (outcome Failed), or
+	// when the attempts or the deadline run out first (Passed): flake
+	// hunting. The waits between runs are Backoff's; no budget is asked
+	// for a run after a success, and OnRetry never runs.
+	UntilFailure bool
 	// Start is when the operation began, for its elapsed time; the zero
 	// time means when Run is called.
 	Start time.Time
@@ -236,6 +242,6 @@ func newRun(cfg Config, cancel context.CancelCauseFunc) *run {
 	if start.IsZero() {
 		start = r.clock.Now()
 	}
-	r.res = &Result{Started: start, Deadline: cfg.Deadline, IdempotencyKey: key}
+	r.res = &Result{Started: start, Deadline: cfg.Deadline, IdempotencyKey: key, UntilFailure: cfg.UntilFailure}
 	return r
 }

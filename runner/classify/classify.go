@@ -32,6 +32,10 @@ const (
 	// Ambiguous: the attempt was cut short or killed and may have
 	// committed an effect; the OnAmbiguous rule decides.
 	Ambiguous
+	// Failure: the run that ends an operation running until a failure
+	// (retry --until fail). Classify never returns it: the runner gives
+	// it to a run that Classify did not call a success.
+	Failure
 )
 
 // String returns the name used in progress lines and the JSON report.
@@ -45,6 +49,8 @@ func (c Class) String() string {
 		return "permanent"
 	case Ambiguous:
 		return "ambiguous"
+	case Failure:
+		return "failure"
 	}
 	return fmt.Sprintf("Class(%d)", int(c))
 }

@@ -18,7 +18,7 @@ import (
 // runs a command, one added later) gets only harmlessValues, relative
 // names in the fuzz's own directory.
 var freeValues = []string{
-	"attempts", "deadline", "timeout", "kill-after", "stop-signal", "delay",
+	"attempts", "until", "deadline", "timeout", "kill-after", "stop-signal", "delay",
 	"max-delay", "jitter", "seed", "idempotency-key", "summary", "redact",
 	"retry-on", "stop-on", "retry-if", "stop-if", "match", "preset",
 	"hint-pattern", "max-hint", "on-ambiguous", "budget-ratio",
@@ -31,7 +31,7 @@ var harmlessValues = []string{"x", "0", "1", "-1", "1ms", "r.json", "st", "true"
 var pooledValues = []string{
 	"", "0", "1", "-1", "3", "1ms", "0.5", "1e309", "NaN", "inf", "-0", "2d",
 	"1h", "9223372036854775808", "TERM", "9", "full", "none", "both",
-	"stdout", "final", "replay", "null", "stop", "retry", "curl", "1,2-3",
+	"stdout", "final", "replay", "null", "stop", "retry", "curl", "1,2-3", "fail", "success",
 	"255", "256", "a(", "(?i)x", "\x00", "--", "-a", "=", " ", "ümlaut",
 }
 

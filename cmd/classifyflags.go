@@ -23,8 +23,8 @@ type classifyOptions struct {
 
 // register declares the classification flags on fs.
 func (c *classifyOptions) register(fs *pflag.FlagSet) {
-	fs.StringArrayVar(&c.retryOn, "retry-on", nil, "retry when the exit code is in `CODES` (1,75,100-110); then unlisted failures are permanent; repeatable")
-	fs.StringArrayVar(&c.stopOn, "stop-on", nil, "stop when the exit code is in `CODES`; repeatable")
+	fs.StringArrayVar(&c.retryOn, "retry-on", nil, "retry when the exit code is in `CODES` (1,75,100-110; timeout: an attempt cut by its timeout or the deadline); then unlisted failures are permanent; repeatable")
+	fs.StringArrayVar(&c.stopOn, "stop-on", nil, "stop when the exit code is in `CODES` (timeout: at an attempt cut by its timeout or the deadline); repeatable")
 	fs.StringArrayVar(&c.retryIf, "retry-if", nil, "retry when a line of output matches `REGEX` (Go RE2); then unlisted failures are permanent; repeatable")
 	fs.StringArrayVar(&c.stopIf, "stop-if", nil, "stop when a line of output matches `REGEX`; repeatable")
 	fs.StringArrayVar(&c.failIf, "fail-if", nil, "fail an attempt that exits 0 when a line of output matches `REGEX`; retried unless --stop-if matches too, exit 1 at the end; repeatable")

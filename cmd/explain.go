@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,6 +14,7 @@ import (
 	"github.com/b0a38808/retry/runner"
 	"github.com/b0a38808/retry/runner/classify"
 	"github.com/b0a38808/retry/runner/match"
+	"github.com/b0a38808/retry/runner/proc"
 )
 
 // explainOptions are the flags of `retry explain`: every flag of a run,
@@ -54,7 +56,7 @@ would give such an attempt, from the same classification code.
 	c.Flags().SortFlags = false
 	c.ValidArgsFunction = completeCommand
 	e.run.register(c.Flags())
-	c.Flags().StringVar(&e.exitCode, "exit-code", "", "classify an attempt that exited with `N`, as a run would")
+	c.Flags().StringVar(&e.exitCode, "exit-code", "", "classify an attempt that exited with `N` (0-255), or that its --timeout cut (timeout), as a run would")
 	c.Flags().StringArrayVar(&e.output, "output", nil, "with --exit-code: the attempt printed `LINE` on the stream the rules read (repeatable)")
 	return c
 }
@@ -101,13 +103,23 @@ type explainStep struct {
 // explainVerdict is how a run would classify the attempt of --exit-code
 // and --output.
 type explainVerdict struct {
-	ExitCode int      `json:"exit_code"`
+	ExitCode *int     `json:"exit_code,omitempty"` // absent for --exit-code timeout
+	TimedOut bool     `json:"timed_out,omitempty"` // --exit-code timeout: cut by its timeout
+	Signal   string   `json:"signal,omitempty"`    // the stop signal that cut it
 	Output   []string `json:"output"`
 	Class    string   `json:"class"`
 	Reason   string   `json:"reason"`
 	Retry    bool     `json:"retry"` // another attempt may start
 	HintMS   *float64 `json:"hint_ms,omitempty"`
 	Hint     string   `json:"hint,omitempty"`
+}
+
+// exitCode is the code the attempt exited with; -1 when its timeout cut it.
+func (v *explainVerdict) exitCode() int {
+	if v.ExitCode == nil {
+		return -1
+	}
+	return *v.ExitCode
 }
 
 // explain checks the flags as a run does and prints the explanation.
@@ -130,7 +142,7 @@ func (e *explainOptions) explain(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	verdict, err := e.verdict(cfg.Rules, rep)
+	verdict, err := e.verdict(cfg.Rules, cfg.StopSignal, rep)
 	if err != nil {
 		return err
 	}
@@ -155,16 +167,22 @@ func (e *explainOptions) explain(args []string, stdout io.Writer) error {
 
 // verdict classifies the attempt of --exit-code and --output with the
 // rules of the run, through the same matcher and Classify a run uses.
-func (e *explainOptions) verdict(rules *classify.Rules, rep *reporter) (*explainVerdict, error) {
+// An attempt that --exit-code timeout describes died from stop, the stop
+// signal.
+func (e *explainOptions) verdict(rules *classify.Rules, stop syscall.Signal, rep *reporter) (*explainVerdict, error) {
 	if e.exitCode == "" {
 		if len(e.output) > 0 {
 			return nil, usagef("add --exit-code N: the rules read the exit code too", "--output needs --exit-code")
 		}
 		return nil, nil
 	}
-	code, err := strconv.Atoi(e.exitCode)
-	if err != nil || code < 0 || code > 255 {
-		return nil, usagef("", "--exit-code: must be an integer from 0 to 255, got %q", e.exitCode)
+	exit := exitcodes.Exit{ExitCode: -1, Signal: stop, SignalSent: true, TimedOut: true}
+	if e.exitCode != classify.TimeoutWord {
+		code, err := strconv.Atoi(e.exitCode)
+		if err != nil || code < 0 || code > 255 {
+			return nil, usagef("", "--exit-code: must be an integer from 0 to 255, or timeout, got %q", e.exitCode)
+		}
+		exit = exitcodes.Exit{ExitCode: code}
 	}
 	var out match.Output
 	if m := rules.NewMatcher(time.Now); m != nil {
@@ -179,13 +197,17 @@ func (e *explainOptions) verdict(rules *classify.Rules, rep *reporter) (*explain
 		_ = w.Close()
 		out = m.Output()
 	}
-	d := rules.Classify(classify.Facts{Exit: exitcodes.Exit{ExitCode: code}, Output: out})
+	d := rules.Classify(classify.Facts{Exit: exit, Output: out})
 	v := &explainVerdict{
-		ExitCode: code,
-		Output:   make([]string, len(e.output)),
-		Class:    d.Class.String(),
-		Reason:   rep.redactor.Reason(d.Reason),
-		Retry:    d.Retry,
+		Output: make([]string, len(e.output)),
+		Class:  d.Class.String(),
+		Reason: rep.redactor.Reason(d.Reason),
+		Retry:  d.Retry,
+	}
+	if exit.TimedOut {
+		v.TimedOut, v.Signal = true, proc.SignalName(stop)
+	} else {
+		v.ExitCode = ptr(exit.ExitCode)
 	}
 	for i, line := range e.output {
 		v.Output[i] = rep.redactor.Reason(line)

@@ -34,6 +34,9 @@ func explainRules(r *classify.Rules) []explainRule {
 		}
 		for _, v := range rulesOf(r, s.Kind) {
 			rule := explainRule{Step: s.Number, Rule: string(s.Kind) + " " + v.value, Then: s.Then(r), From: v.from}
+			if v.timeout {
+				rule.Then += "; timeout: an attempt cut by its timeout or the deadline, whatever it exited with"
+			}
 			if s.Kind == classify.StopIf || s.Kind == classify.RetryIf {
 				rule.Rule = string(s.Kind) + " " + quoteWord(v.value)
 			}
@@ -48,8 +51,12 @@ func explainRules(r *classify.Rules) []explainRule {
 	return rules
 }
 
-// givenRule is one rule of r as given: its value, and where from.
-type givenRule struct{ value, from string }
+// givenRule is one rule of r as given: its value, and where from;
+// timeout says that a code list holds the word timeout.
+type givenRule struct {
+	value, from string
+	timeout     bool
+}
 
 // rulesOf returns r's rules of kind, in their order.
 func rulesOf(r *classify.Rules, kind classify.RuleKind) []givenRule {
@@ -61,7 +68,7 @@ func rulesOf(r *classify.Rules, kind classify.RuleKind) []givenRule {
 			pats = r.RetryIf
 		}
 		for _, p := range pats {
-			rules = append(rules, givenRule{p.String(), p.From})
+			rules = append(rules, givenRule{value: p.String(), from: p.From})
 		}
 	case classify.StopOn, classify.RetryOn:
 		codes := r.StopOn
@@ -69,7 +76,7 @@ func rulesOf(r *classify.Rules, kind classify.RuleKind) []givenRule {
 			codes = r.RetryOn
 		}
 		for _, c := range codes {
-			rules = append(rules, givenRule{c.Codes.String(), c.From})
+			rules = append(rules, givenRule{value: c.Codes.String(), from: c.From, timeout: c.Codes.Timeout})
 		}
 	}
 	return rules
@@ -194,7 +201,11 @@ func (x *explanation) resultText(b *strings.Builder) {
 	if len(v.Output) > 0 {
 		lines = " after printing " + plural(len(v.Output), "line")
 	}
-	fmt.Fprintf(b, "\nan attempt that exits %d%s: %s: %s\n", v.ExitCode, lines, v.Class, v.Reason)
+	ended := fmt.Sprintf("that exits %d", v.exitCode())
+	if v.TimedOut {
+		ended = "cut by its timeout (" + v.Signal + ")"
+	}
+	fmt.Fprintf(b, "\nan attempt %s%s: %s: %s\n", ended, lines, v.Class, v.Reason)
 	switch {
 	case v.Class == "success":
 		b.WriteString("  a run would end here, succeeded\n")

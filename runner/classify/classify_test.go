@@ -113,7 +113,7 @@ func TestStartFailureCode(t *testing.T) {
 }
 
 func TestClassString(t *testing.T) {
-	for c, want := range map[Class]string{Success: "success", Retryable: "retryable", Permanent: "permanent", Ambiguous: "ambiguous", 9: "Class(9)"} {
+	for c, want := range map[Class]string{Success: "success", Retryable: "retryable", Permanent: "permanent", Ambiguous: "ambiguous", Failure: "failure", 9: "Class(9)"} {
 		if got := fmt.Sprint(c); got != want {
 			t.Errorf("%d.String() = %q; want %q", int(c), got, want)
 		}

@@ -6,15 +6,23 @@ import (
 	"strings"
 )
 
-// Codes is a set of exit codes 0-255, as given to --retry-on and --stop-on.
-// The zero value is the empty set.
+// Codes is a set of exit codes 0-255, as given to --retry-on and --stop-on,
+// and of the word timeout: an attempt cut by its timeout or the deadline,
+// whatever it exited with. The zero value is the empty set.
 type Codes struct {
 	bits [4]uint64
+	// Timeout: the set holds the word timeout.
+	Timeout bool
 }
 
-// ParseCodes parses a comma-separated list of exit codes and inclusive
-// ranges, such as "1,75,100-110". Every code must be in 0-255. The error
-// names the offending item and suits a "retry: --retry-on: " prefix.
+// TimeoutWord is the word of a code list that stands for an attempt cut
+// by its timeout or the deadline.
+const TimeoutWord = "timeout"
+
+// ParseCodes parses a comma-separated list of exit codes, inclusive
+// ranges and the word timeout, such as "1,75,100-110" or "timeout". Every
+// code must be in 0-255. The error names the offending item and suits a
+// "retry: --retry-on: " prefix.
 func ParseCodes(s string) (Codes, error) {
 	var c Codes
 	if strings.TrimSpace(s) == "" {
@@ -24,6 +32,10 @@ func ParseCodes(s string) (Codes, error) {
 		item = strings.TrimSpace(item)
 		if item == "" {
 			return Codes{}, fmt.Errorf("empty item in %q: want codes and ranges like 1,75,100-110", s)
+		}
+		if item == TimeoutWord {
+			c.Timeout = true
+			continue
 		}
 		lo, hi, isRange := strings.Cut(item, "-")
 		first, err := parseCode(lo, item)
@@ -50,7 +62,7 @@ func ParseCodes(s string) (Codes, error) {
 func parseCode(s, item string) (int, error) {
 	s = strings.TrimSpace(s)
 	if s == "" || strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
-		return 0, fmt.Errorf("bad code %q: want a number 0-255 or a range like 100-110", item)
+		return 0, fmt.Errorf("bad code %q: want a number 0-255, a range like 100-110, or timeout", item)
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n > 255 {
@@ -66,11 +78,12 @@ func (c *Codes) Add(code int) {
 	}
 }
 
-// Union adds every code of o to the set.
+// Union adds every code of o to the set, and its timeout.
 func (c *Codes) Union(o Codes) {
 	for i := range c.bits {
 		c.bits[i] |= o.bits[i]
 	}
+	c.Timeout = c.Timeout || o.Timeout
 }
 
 // Contains reports whether code is in the set.
@@ -78,13 +91,14 @@ func (c Codes) Contains(code int) bool {
 	return code >= 0 && code <= 255 && c.bits[code>>6]&(1<<(code&63)) != 0
 }
 
-// Empty reports whether the set has no code.
+// Empty reports whether the set has no code and no timeout.
 func (c Codes) Empty() bool {
-	return c.bits == [4]uint64{}
+	return c.bits == [4]uint64{} && !c.Timeout
 }
 
 // String returns the set in the canonical form ParseCodes accepts: ascending
-// codes, runs of three or more written as ranges ("1,2,75,100-110").
+// codes, runs of three or more written as ranges, then the word timeout
+// ("1,2,75,100-110,timeout").
 func (c Codes) String() string {
 	var b strings.Builder
 	for code := 0; code <= 255; code++ {
@@ -107,6 +121,12 @@ func (c Codes) String() string {
 			fmt.Fprintf(&b, "%d-%d", code, end)
 		}
 		code = end
+	}
+	if c.Timeout {
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(TimeoutWord)
 	}
 	return b.String()
 }

@@ -26,7 +26,7 @@ func TestParseCodes(t *testing.T) {
 		{in: "  ", wantErr: "empty code list"},
 		{in: "1,,2", wantErr: `empty item in "1,,2"`},
 		{in: "1,", wantErr: "empty item"},
-		{in: "abc", wantErr: `bad code "abc": want a number 0-255 or a range like 100-110`},
+		{in: "abc", wantErr: `bad code "abc": want a number 0-255, a range like 100-110, or timeout`},
 		{in: "-1", wantErr: `bad code "-1"`},
 		{in: "+1", wantErr: `bad code "+1"`},
 		{in: "1-", wantErr: `bad code "1-"`},
@@ -36,6 +36,12 @@ func TestParseCodes(t *testing.T) {
 		{in: "100-300", wantErr: `code 300 in "100-300" is out of range`},
 		{in: "110-100", wantErr: `range "110-100" runs backwards: write 100-110`},
 		{in: "1.5", wantErr: `bad code "1.5"`},
+		{in: "timeout", want: "timeout", out: []int{0, 1, 124, 255}},
+		{in: "timeout,75,1", want: "1,75,timeout", in1: []int{1, 75}, out: []int{124}},
+		{in: " timeout , timeout", want: "timeout"},
+		{in: "Timeout", wantErr: `bad code "Timeout": want a number 0-255, a range like 100-110, or timeout`},
+		{in: "timeout-5", wantErr: `bad code "timeout-5"`},
+		{in: "1-timeout", wantErr: `bad code "1-timeout"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -96,7 +102,7 @@ func TestCodesUnion(t *testing.T) {
 // FuzzParseCodes checks that ParseCodes never panics, that what it accepts
 // round-trips through String, and that a set holds only what the list named.
 func FuzzParseCodes(f *testing.F) {
-	for _, s := range []string{"1", "1,75,100-110", "0-255", "255", "256", "1,,2", "110-100", " 7 ", "-", "9-", "1-2-3", "٣"} {
+	for _, s := range []string{"1", "1,75,100-110", "0-255", "255", "256", "1,,2", "110-100", " 7 ", "-", "9-", "1-2-3", "٣", "timeout", "1,timeout", "timeout-1"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -115,6 +121,12 @@ func FuzzParseCodes(f *testing.F) {
 			t.Fatalf("String %q does not round-trip: %v, %v", c.String(), again, err)
 		}
 		for item := range strings.SplitSeq(s, ",") {
+			if strings.TrimSpace(item) == TimeoutWord {
+				if !c.Timeout {
+					t.Fatalf("ParseCodes(%q) lost the word timeout", s)
+				}
+				continue
+			}
 			lo, _, _ := strings.Cut(strings.TrimSpace(item), "-")
 			if !strings.ContainsAny(lo, "0123456789") {
 				t.Fatalf("accepted item %q without digits", item)

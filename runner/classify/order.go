@@ -52,9 +52,9 @@ func Order() []Step {
 		{Number: 1, Checks: "exit 0", Class: Success, then: says("success, unless the attempt was cut by its timeout or the deadline"), decide: (*Rules).exitZero},
 		{Number: 2, Checks: "the command cannot be started", Class: Permanent, then: says("permanent; retryable when the file is busy being written or the system is short of processes, memory or descriptors"), decide: (*Rules).cannotStart},
 		{Number: 3, Checks: "a --stop-if rule matched a line of the output", Kind: StopIf, Class: Permanent, then: says("permanent"), decide: (*Rules).stopIf},
-		{Number: 4, Checks: "a --stop-on rule lists the exit code", Kind: StopOn, Class: Permanent, then: says("permanent"), decide: (*Rules).stopOn},
+		{Number: 4, Checks: "a --stop-on rule lists the exit code, or timeout for an attempt cut by its timeout or the deadline", Kind: StopOn, Class: Permanent, then: says("permanent"), decide: (*Rules).stopOn},
 		{Number: 5, Checks: "a --retry-if rule matched a line of the output", Kind: RetryIf, Class: Retryable, then: says("retryable"), decide: (*Rules).retryIf},
-		{Number: 6, Checks: "a --retry-on rule lists the exit code", Kind: RetryOn, Class: Retryable, then: says("retryable"), decide: (*Rules).retryOn},
+		{Number: 6, Checks: "a --retry-on rule lists the exit code, or timeout for an attempt cut by its timeout or the deadline", Kind: RetryOn, Class: Retryable, then: says("retryable"), decide: (*Rules).retryOn},
 		{Number: 7, Checks: "cut by its timeout or the deadline, or killed by a signal that retry neither sent nor forwarded", Class: Ambiguous, then: (*Rules).ambiguousThen, decide: (*Rules).cutOrKilled},
 		{Number: 8, Checks: "any other failure", Class: Permanent, Needs: "--retry-on or --retry-if rules are given",
 			then: says("permanent: --retry-on or --retry-if rules are given, and it matched none"), decide: (*Rules).notListed},
@@ -82,8 +82,9 @@ func (r *Rules) Classify(f Facts) Decision {
 func (r *Rules) limited() bool { return len(r.RetryOn) > 0 || len(r.RetryIf) > 0 }
 
 // exitZero is step 1. Success, unless cut by its timeout or the deadline
-// (a job that exits 0 on the stop signal did not finish: step 7, as
-// timeout(1)), or --fail-if matched the output: then a failure, retryable
+// (a job that exits 0 on the stop signal did not finish: as timeout(1)
+// has it, the steps for a cut attempt decide, 4 and 6 by the word timeout,
+// and step 7), or --fail-if matched the output: then a failure, retryable
 // unless --stop-if matched too.
 func (r *Rules) exitZero(f Facts) (Decision, bool) {
 	if f.StartErr != nil || f.Signal != 0 || f.ExitCode != 0 {
@@ -92,6 +93,12 @@ func (r *Rules) exitZero(f Facts) (Decision, bool) {
 	m := f.Output.FailIf
 	switch {
 	case f.TimedOut:
+		if d, ok := r.timeoutListed(r.StopOn, StopOn); ok {
+			return d, true
+		}
+		if d, ok := r.timeoutListed(r.RetryOn, RetryOn); ok {
+			return d, true
+		}
 		return r.ambiguous(f), true
 	case m == nil:
 		return Decision{Class: Success, Reason: "exit 0"}, true
@@ -123,9 +130,13 @@ func (r *Rules) stopIf(f Facts) (Decision, bool) {
 	return Decision{}, false
 }
 
-// stopOn is step 4: --stop-on lists the exit code. An exit code exists
+// stopOn is step 4: --stop-on lists the exit code, or timeout and the
+// attempt was cut by its timeout or the deadline. An exit code exists
 // when no signal ended the attempt, even after a timeout.
 func (r *Rules) stopOn(f Facts) (Decision, bool) {
+	if d, ok := r.timeoutListed(r.StopOn, StopOn); f.TimedOut && ok {
+		return d, true
+	}
 	if c, ok := findCode(r.StopOn, f.ExitCode); f.Signal == 0 && ok {
 		return Decision{Class: Permanent, Reason: codeReason(f.ExitCode, c, StopOn)}, true
 	}
@@ -140,10 +151,34 @@ func (r *Rules) retryIf(f Facts) (Decision, bool) {
 	return Decision{}, false
 }
 
-// retryOn is step 6: --retry-on lists the exit code.
+// retryOn is step 6: --retry-on lists the exit code, or timeout and the
+// attempt was cut by its timeout or the deadline.
 func (r *Rules) retryOn(f Facts) (Decision, bool) {
+	if d, ok := r.timeoutListed(r.RetryOn, RetryOn); f.TimedOut && ok {
+		return d, true
+	}
 	if c, ok := findCode(r.RetryOn, f.ExitCode); f.Signal == 0 && ok {
 		return Decision{Class: Retryable, Retry: true, Reason: codeReason(f.ExitCode, c, RetryOn)}, true
+	}
+	return Decision{}, false
+}
+
+// timeoutListed returns the decision of the first of rules, of kind
+// (--stop-on or --retry-on), that lists the word timeout, for an attempt
+// cut by its timeout or the deadline.
+func (r *Rules) timeoutListed(rules []CodeRule, kind RuleKind) (Decision, bool) {
+	for _, c := range rules {
+		if !c.Codes.Timeout {
+			continue
+		}
+		reason := "timed out: timeout is in " + string(kind)
+		if c.From != "" {
+			reason += " " + c.Codes.String() + " of " + c.From
+		}
+		if kind == StopOn {
+			return Decision{Class: Permanent, Reason: reason}, true
+		}
+		return Decision{Class: Retryable, Retry: true, Reason: reason}, true
 	}
 	return Decision{}, false
 }

@@ -65,7 +65,8 @@ would give such an attempt, from the same classification code.
 type explanation struct {
 	Command     []string        `json:"command"`
 	Name        string          `json:"name"`
-	Attempts    int             `json:"attempts"` // 0: unlimited
+	Until       string          `json:"until,omitempty"` // "fail" for --until fail
+	Attempts    int             `json:"attempts"`        // 0: unlimited
 	DeadlineMS  *float64        `json:"deadline_ms,omitempty"`
 	TimeoutMS   *float64        `json:"timeout_ms,omitempty"`
 	KillAfterMS float64         `json:"kill_after_ms"`
@@ -142,7 +143,7 @@ func (e *explainOptions) explain(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	verdict, err := e.verdict(cfg.Rules, cfg.StopSignal, rep)
+	verdict, err := e.verdict(cfg.Rules, cfg.StopSignal, cfg.UntilFailure, rep)
 	if err != nil {
 		return err
 	}
@@ -157,6 +158,9 @@ func (e *explainOptions) explain(args []string, stdout io.Writer) error {
 		}
 	}
 	x.Rules = explainRules(cfg.Rules)
+	if cfg.UntilFailure {
+		x.Rules = untilRules(cfg.Rules)
+	}
 	x.Result = verdict
 	if rep.mode == summaryJSON {
 		return writeJSON(stdout, x)
@@ -168,8 +172,8 @@ func (e *explainOptions) explain(args []string, stdout io.Writer) error {
 // verdict classifies the attempt of --exit-code and --output with the
 // rules of the run, through the same matcher and Classify a run uses.
 // An attempt that --exit-code timeout describes died from stop, the stop
-// signal.
-func (e *explainOptions) verdict(rules *classify.Rules, stop syscall.Signal, rep *reporter) (*explainVerdict, error) {
+// signal; until: the run is one of --until fail's.
+func (e *explainOptions) verdict(rules *classify.Rules, stop syscall.Signal, until bool, rep *reporter) (*explainVerdict, error) {
 	if e.exitCode == "" {
 		if len(e.output) > 0 {
 			return nil, usagef("add --exit-code N: the rules read the exit code too", "--output needs --exit-code")
@@ -198,6 +202,10 @@ func (e *explainOptions) verdict(rules *classify.Rules, stop syscall.Signal, rep
 		out = m.Output()
 	}
 	d := rules.Classify(classify.Facts{Exit: exit, Output: out})
+	if until && d.Class != classify.Success {
+		// The failure the runs stop at.
+		d = classify.Decision{Class: classify.Failure, Reason: runner.FailureReason(exit, d)}
+	}
 	v := &explainVerdict{
 		Output: make([]string, len(e.output)),
 		Class:  d.Class.String(),
@@ -269,6 +277,10 @@ func newExplanation(cfg runner.Config, now time.Time, rep *reporter) *explanatio
 		}
 	}
 	x.Deadline, x.Holds, x.Starts = deadlineLine(cfg, steps, deadline, longest)
+	if cfg.UntilFailure {
+		x.Until = untilFail
+		x.Deadline, x.Holds, x.Starts = untilDeadlineLine(cfg, steps, deadline, longest)
+	}
 	return x
 }
 

@@ -110,12 +110,20 @@ func presetRule(from string, kind classify.RuleKind, value string) (classify.Pre
 func (x *explanation) text(r *classify.Rules) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "retry explain: %s (name %s)\n\n", shellQuote(x.Command), x.Name)
-	x.planText(&b)
+	if x.Until != "" {
+		x.untilPlanText(&b)
+	} else {
+		x.planText(&b)
+	}
 	x.timesText(&b)
 	for _, n := range x.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}
-	x.rulesText(&b, r)
+	if x.Until != "" {
+		x.untilRulesText(&b, r)
+	} else {
+		x.rulesText(&b, r)
+	}
 	x.resultText(&b)
 	return b.String()
 }
@@ -205,8 +213,16 @@ func (x *explanation) resultText(b *strings.Builder) {
 	if v.TimedOut {
 		ended = "cut by its timeout (" + v.Signal + ")"
 	}
-	fmt.Fprintf(b, "\nan attempt %s%s: %s: %s\n", ended, lines, v.Class, v.Reason)
+	what := "an attempt"
+	if x.Until != "" {
+		what = "a run"
+	}
+	fmt.Fprintf(b, "\n%s %s%s: %s: %s\n", what, ended, lines, v.Class, v.Reason)
 	switch {
+	case x.Until != "" && v.Class == "success":
+		b.WriteString("  the next run would start, when one is left and the deadline allows it\n")
+	case x.Until != "":
+		b.WriteString("  the runs would stop here, and retry exit with its status\n")
 	case v.Class == "success":
 		b.WriteString("  a run would end here, succeeded\n")
 	case v.Retry:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/b0a38808/retry/exitcodes"
 	"github.com/b0a38808/retry/runner/classify"
 	"github.com/b0a38808/retry/runner/proc"
 )
@@ -39,7 +40,7 @@ func (r *run) untilVerdict(ctx context.Context, a *Attempt, d classify.Decision,
 		a.Reason = "the deadline cut it short"
 		return r.ranOut()
 	default:
-		a.Class, a.Reason, a.Advice = classify.Failure, failureReason(a, d), ""
+		a.Class, a.Reason, a.Advice = classify.Failure, FailureReason(a.Exit, d), ""
 		return Failed
 	}
 	r.res.Passed++
@@ -68,19 +69,20 @@ func (r *run) deadlinePassed() bool {
 	return !r.cfg.Deadline.IsZero() && !r.clock.Now().Before(r.cfg.Deadline)
 }
 
-// failureReason says how run a, which Classify did not call a success
-// (d), failed: "exit 1", "timed out", "killed by SIGSEGV", or what d says
-// of a command that could not start or of a --fail-if match.
-func failureReason(a *Attempt, d classify.Decision) string {
+// FailureReason says how a run that Classify did not call a success (d)
+// failed, for an operation that runs until a failure: "exit 1", "timed
+// out", "killed by SIGSEGV", or what d says of a command that could not
+// start or of a --fail-if match.
+func FailureReason(e exitcodes.Exit, d classify.Decision) string {
 	switch {
-	case a.StartErr != nil:
+	case e.StartErr != nil:
 		return d.Reason
-	case a.TimedOut:
+	case e.TimedOut:
 		return "timed out"
-	case a.Signal != 0:
-		return "killed by " + proc.SignalName(a.Signal)
-	case a.ExitCode == 0:
+	case e.Signal != 0:
+		return "killed by " + proc.SignalName(e.Signal)
+	case e.ExitCode == 0:
 		return d.Reason // exit 0 but --fail-if matched
 	}
-	return fmt.Sprintf("exit %d", a.ExitCode)
+	return fmt.Sprintf("exit %d", e.ExitCode)
 }

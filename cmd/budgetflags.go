@@ -88,8 +88,21 @@ func (o *budgetOptions) open(cfg *runner.Config, getenv func(string) string) (fu
 	if err != nil {
 		return nil, usagef("choose another with --state-dir DIR, or run without --budget", "--budget: %s", err)
 	}
-	cfg.Budget, cfg.MaxConcurrent = b, o.maxSlots
+	cfg.Budget, cfg.MaxConcurrent, cfg.BudgetScope = b, o.maxSlots, stateScope(dir)
 	return func() { b.Close() }, nil
+}
+
+// stateScope returns the state directory dir as the scope of its
+// budgets' slots (runner.Config.BudgetScope): absolute, through any
+// symlinks, so that every spelling of one directory is one scope.
+func stateScope(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	return dir
 }
 
 // defaultStateDir returns $XDG_STATE_HOME/retry (the XDG Base Directory

@@ -82,6 +82,7 @@ func (o *storeOptions) open(cfg *runner.Config, name string, p budget.Policy, sl
 		return nil, true, usagef("", "--budget: %s", err)
 	}
 	cfg.Budget, cfg.MaxConcurrent, cfg.BudgetUnavailable = s, slots, o.mode
+	cfg.BudgetScope = o.addr.String() // without the password
 	return func() { s.Close() }, true, nil
 }
 

@@ -67,11 +67,22 @@ func (r *run) admit(ctx context.Context, n int) (release func(), outcome Outcome
 	return release, "", nil
 }
 
-// acquireSlot waits for a concurrency slot when the operation has a cap.
-// The wait counts against the deadline and ends with ctx. It returns the
-// slot's release function, or the outcome that ends the operation
-// (Deadline or Cancelled), or an error when the slot files fail.
+// acquireSlot waits for a concurrency slot when the operation has a cap,
+// unless an enclosing attempt runs in one of the same budget, which this
+// attempt then shares (nestedSlot). The wait counts against the deadline
+// and ends with ctx. It returns the slot's release function, or the
+// outcome that ends the operation (Deadline or Cancelled), or an error
+// when the slot files fail.
 func (r *run) acquireSlot(ctx context.Context) (release func(), outcome Outcome, err error) {
+	id, shared := r.nestedSlot()
+	if shared {
+		// Waiting for a slot of its own would wait for the enclosing
+		// attempt, which waits for this one; and it counts in the cap
+		// already.
+		r.slot = id
+		return func() {}, "", nil
+	}
+	r.slot = ""
 	if r.cfg.MaxConcurrent > 0 && r.storeRefuses() {
 		return nil, Budget, nil
 	}
@@ -82,6 +93,7 @@ func (r *run) acquireSlot(ctx context.Context) (release func(), outcome Outcome,
 	switch {
 	case err == nil:
 		name := r.cfg.Budget.Name()
+		r.slot = id
 		return func() {
 			// A slot that could not be freed keeps others of the cap
 			// waiting: in a store, until its lease ends.

@@ -24,7 +24,7 @@ import (
 // watched output showed and whether it had the terminal's foreground.
 func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std stdio.IO) (out match.Output, foreground bool) {
 	cmd := exec.Command(r.cfg.Command[0], r.cfg.Command[1:]...)
-	cmd.Env = r.env.forAttempt(a.Number)
+	cmd.Env = r.env.forAttempt(a.Number, r.slotsDown())
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = std.Stdin, std.Stdout, std.Stderr
 	output, err := r.tapOutput(cmd, std.Joined)
 	if err != nil {

@@ -18,6 +18,10 @@ const (
 	EnvIdempotencyKey = "RETRY_IDEMPOTENCY_KEY"
 	EnvDeadline       = "RETRY_DEADLINE"
 	EnvDepth          = "RETRY_DEPTH"
+	// EnvSlot lists the concurrency slots the attempt runs in, its own
+	// and its enclosing attempts', each NAME@SCOPE (SlotID), separated
+	// by spaces. A nested retry of one of those budgets runs in its slot.
+	EnvSlot = "RETRY_SLOT"
 )
 
 // The variables the --on-retry command finds too: how the attempt before
@@ -44,7 +48,7 @@ func newEnvironment(base []string, attempts int, key string, deadline time.Time,
 	for _, kv := range base {
 		name, _, _ := strings.Cut(kv, "=")
 		switch name {
-		case EnvAttempt, EnvMaxAttempts, EnvIdempotencyKey, EnvDeadline, EnvDepth, EnvExitCode, EnvSignal, EnvClass:
+		case EnvAttempt, EnvMaxAttempts, EnvIdempotencyKey, EnvDeadline, EnvDepth, EnvSlot, EnvExitCode, EnvSignal, EnvClass:
 			continue
 		}
 		fixed = append(fixed, kv)
@@ -74,10 +78,11 @@ func ReadDepth(getenv func(string) string) int {
 // Nest applies to cfg what an enclosing retry passed down, when cfg.Depth
 // says there is one: its deadline (RETRY_DEADLINE) bounds cfg's; its
 // idempotency key (RETRY_IDEMPOTENCY_KEY) is cfg's unless cfg has its own,
-// so that a retried outer attempt does not look like a new request; and,
-// unless retryHere, cfg makes a single attempt, as the outer retry does
+// so that a retried outer attempt does not look like a new request; the
+// slots the enclosing attempts run in (RETRY_SLOT) are cfg.EnclosingSlots;
+// and, unless retryHere, cfg makes a single attempt, as the outer retry does
 // the retrying. It reports whether it cut cfg's attempts to one. A
-// deadline or key left in the environment by hand, without RETRY_DEPTH,
+// deadline, key or slot left in the environment by hand, without RETRY_DEPTH,
 // is not this operation's and is ignored.
 func Nest(cfg *Config, getenv func(string) string, retryHere bool) (single bool, err error) {
 	if cfg.Depth < 1 {
@@ -91,6 +96,7 @@ func Nest(cfg *Config, getenv func(string) string, retryHere bool) (single bool,
 	if key := getenv(EnvIdempotencyKey); cfg.IdempotencyKey == "" && key != "" {
 		cfg.IdempotencyKey = key
 	}
+	cfg.EnclosingSlots = strings.Fields(getenv(EnvSlot))
 	if retryHere || cfg.Attempts == 1 {
 		return false, nil
 	}
@@ -143,17 +149,23 @@ func cMessages(env []string) []string {
 	return append(out, "LC_MESSAGES=C")
 }
 
-// forAttempt returns the environment of attempt n.
-func (e environment) forAttempt(n int) []string {
-	env := make([]string, len(e.fixed), len(e.fixed)+1)
+// forAttempt returns the environment of attempt n, with slots as its
+// RETRY_SLOT (empty: none).
+func (e environment) forAttempt(n int, slots string) []string {
+	env := make([]string, len(e.fixed), len(e.fixed)+2)
 	copy(env, e.fixed)
-	return append(env, EnvAttempt+"="+strconv.Itoa(n))
+	env = append(env, EnvAttempt+"="+strconv.Itoa(n))
+	if slots != "" {
+		env = append(env, EnvSlot+"="+slots)
+	}
+	return env
 }
 
 // forHook returns the environment of the --on-retry command run after
-// the failed attempt a: a's own, and how a ended.
+// the failed attempt a: a's own, and how a ended. The attempt's slots
+// are not the command's: the attempt has ended.
 func (e environment) forHook(a *Attempt) []string {
-	env := append(e.forAttempt(a.Number), EnvClass+"="+a.Class.String())
+	env := append(e.forAttempt(a.Number, ""), EnvClass+"="+a.Class.String())
 	if a.Signal != 0 {
 		return append(env, EnvSignal+"="+proc.SignalName(a.Signal))
 	}

@@ -34,7 +34,7 @@ func TestCMessages(t *testing.T) {
 
 func TestHookEnvironment(t *testing.T) {
 	// An enclosing retry's hook variables are not inherited.
-	base := []string{"PATH=/bin", "RETRY_EXIT_CODE=9", "RETRY_SIGNAL=SIGHUP", "RETRY_CLASS=permanent"}
+	base := []string{"PATH=/bin", "RETRY_EXIT_CODE=9", "RETRY_SIGNAL=SIGHUP", "RETRY_CLASS=permanent", "RETRY_SLOT=b@/st"}
 	env := newEnvironment(base, 3, "k", t0, 1)
 	for _, tc := range []struct {
 		name       string
@@ -57,7 +57,7 @@ func TestHookEnvironment(t *testing.T) {
 					t.Errorf("environment %q lacks %q", got, kv)
 				}
 			}
-			for _, prefix := range append(tc.gone, "RETRY_EXIT_CODE=9", "RETRY_SIGNAL=SIGHUP", "RETRY_CLASS=permanent") {
+			for _, prefix := range append(tc.gone, "RETRY_EXIT_CODE=9", "RETRY_SIGNAL=SIGHUP", "RETRY_CLASS=permanent", "RETRY_SLOT=") {
 				if slices.ContainsFunc(got, func(kv string) bool { return strings.HasPrefix(kv, prefix) }) {
 					t.Errorf("environment %q holds %q", got, prefix)
 				}
@@ -65,7 +65,11 @@ func TestHookEnvironment(t *testing.T) {
 		})
 	}
 	// The attempts do not see them either.
-	if got := env.forAttempt(1); slices.ContainsFunc(got, func(s string) bool { return s == "RETRY_EXIT_CODE=9" }) {
-		t.Errorf("an attempt's environment %q holds an inherited RETRY_EXIT_CODE", got)
+	if got := env.forAttempt(1, ""); slices.ContainsFunc(got, func(s string) bool { return s == "RETRY_EXIT_CODE=9" || strings.HasPrefix(s, "RETRY_SLOT=") }) {
+		t.Errorf("an attempt's environment %q holds an inherited RETRY_EXIT_CODE or RETRY_SLOT", got)
+	}
+	// An attempt's slots are its own to pass down.
+	if got := env.forAttempt(1, "b@/st c@/st"); !slices.Contains(got, "RETRY_SLOT=b@/st c@/st") || slices.Contains(got, "RETRY_SLOT=b@/st") {
+		t.Errorf("an attempt's environment %q lacks its RETRY_SLOT, or holds the inherited one", got)
 	}
 }

@@ -123,6 +123,17 @@ type Config struct {
 	// BudgetUnavailable is what the operation does when Budget's store
 	// fails (a *budget.StoreError): by default it goes on without it.
 	BudgetUnavailable StoreFailure
+	// BudgetScope says where Budget keeps its slots: its state
+	// directory, or its store's address without a password. Budgets of
+	// one name and one scope share their slots, and an attempt that
+	// holds one passes it down (RETRY_SLOT) to a nested operation of the
+	// same budget. Empty: the slot is not passed down.
+	BudgetScope string
+	// EnclosingSlots are the slots the enclosing attempts run in
+	// (RETRY_SLOT, read by Nest; see SlotID). When one is a slot of this
+	// operation's budget, each attempt runs in it: it neither waits for
+	// nor takes a slot of its own.
+	EnclosingSlots []string
 }
 
 // Observer hears about the attempts of an operation as they happen.
@@ -198,6 +209,7 @@ type run struct {
 	streams *stdio.Streams
 	signals *forwarder
 	term    *proc.Terminal // nil without a terminal
+	slot    string         // the running attempt's slot (SlotID), or ""
 	warned  map[string]bool
 }
 

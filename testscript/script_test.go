@@ -52,7 +52,7 @@ func TestScripts(t *testing.T) {
 		Condition:           anyCondition(condition, deployCondition),
 		Setup: func(env *testscript.Env) error {
 			// Scripts must not inherit an enclosing retry's settings.
-			for _, name := range []string{"RETRY_DEPTH", "RETRY_DEADLINE", "RETRY_ATTEMPT", "RETRY_MAX_ATTEMPTS", "RETRY_IDEMPOTENCY_KEY", "RETRY_BUDGET_STORE"} {
+			for _, name := range []string{"RETRY_DEPTH", "RETRY_DEADLINE", "RETRY_ATTEMPT", "RETRY_MAX_ATTEMPTS", "RETRY_IDEMPOTENCY_KEY", "RETRY_SLOT", "RETRY_BUDGET_STORE"} {
 				env.Setenv(name, "")
 			}
 			env.Setenv("GORACE", noExitSleep())

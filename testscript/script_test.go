@@ -42,7 +42,7 @@ func TestScripts(t *testing.T) {
 	}
 	maps.Copy(cmds, signalCmds())
 	maps.Copy(cmds, serverCmds())
-	cmds["redis-server"] = redisServer
+	maps.Copy(cmds, redisCmds())
 	maps.Copy(cmds, deployServerCmds())
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata",

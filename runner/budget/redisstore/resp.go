@@ -3,11 +3,11 @@ package redisstore
 import (
 	"bufio"
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -34,44 +34,15 @@ func (e serverError) prefix() string {
 // retry needs: commands as arrays of bulk strings; replies that are simple
 // strings, errors, integers, bulk strings and arrays of those.
 type conn struct {
-	c net.Conn
-	r *bufio.Reader
-	w *bufio.Writer
+	c    net.Conn
+	node string // "host:port", or a socket's path
+	r    *bufio.Reader
+	w    *bufio.Writer
 }
 
-// dial connects to a and logs in: AUTH when a has a password, SELECT when
-// its database is not 0. ctx bounds it all.
-func dial(ctx context.Context, a Address) (*conn, error) {
-	var nc net.Conn
-	var err error
-	if a.TLS {
-		d := &tls.Dialer{Config: &tls.Config{ServerName: a.Host, MinVersion: tls.VersionTLS12}}
-		nc, err = d.DialContext(ctx, "tcp", a.HostPort())
-	} else {
-		var d net.Dialer
-		nc, err = d.DialContext(ctx, "tcp", a.HostPort())
-	}
-	if err != nil {
-		return nil, err
-	}
-	c := &conn{c: nc, r: bufio.NewReaderSize(nc, 512), w: bufio.NewWriterSize(nc, 512)}
-	if a.Password != "" {
-		args := []string{"AUTH", a.Password}
-		if a.User != "" {
-			args = []string{"AUTH", a.User, a.Password}
-		}
-		if _, err := c.do(ctx, args...); err != nil {
-			c.close()
-			return nil, fmt.Errorf("login: %w", err)
-		}
-	}
-	if a.DB != 0 {
-		if _, err := c.do(ctx, "SELECT", strconv.Itoa(a.DB)); err != nil {
-			c.close()
-			return nil, fmt.Errorf("select database %d: %w", a.DB, err)
-		}
-	}
-	return c, nil
+// newConn returns a connection on nc to node.
+func newConn(nc net.Conn, node string) *conn {
+	return &conn{c: nc, node: node, r: bufio.NewReaderSize(nc, 512), w: bufio.NewWriterSize(nc, 512)}
 }
 
 // close closes the connection.
@@ -99,6 +70,19 @@ func (c *conn) do(ctx context.Context, args ...string) (any, error) {
 		return nil, err
 	}
 	return c.read(0)
+}
+
+// stale reports whether the server has closed the idle connection, or
+// sent something unasked: a command sent on it would be lost, and could
+// not be sent again, not knowing whether it ran. It waits at most 100µs.
+func (c *conn) stale() bool {
+	if c.r.Buffered() > 0 {
+		return true
+	}
+	c.c.SetReadDeadline(time.Now().Add(100 * time.Microsecond))
+	_, err := c.r.Peek(1)
+	c.c.SetReadDeadline(time.Time{})
+	return !errors.Is(err, os.ErrDeadlineExceeded)
 }
 
 // read reads one reply; depth counts the arrays it is nested in.

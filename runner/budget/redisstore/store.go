@@ -8,6 +8,13 @@
 // once. A slot is a lease the holder renews while it runs; the lease of a
 // holder that died runs out. Every call is bounded (Options.Timeout, and
 // the caller's deadline); a failure is a *budget.StoreError.
+//
+// The store is one server, any node of a Redis Cluster (a budget's keys
+// share one hash slot, so each script runs on one node; MOVED and ASK
+// are followed), the primary that Sentinels name, or a server on a Unix
+// socket, over TLS or not: see Address. The client is this package's own
+// (RESP2, one connection per server), so that nothing is sent again that
+// may have run.
 package redisstore
 
 import (
@@ -17,13 +24,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/b0a38808/retry/runner/budget"
@@ -51,7 +56,8 @@ const (
 	slotPollMax = 100 * time.Millisecond
 )
 
-// Options are what a test changes; zero fields take the defaults.
+// Options are what a test changes; zero fields take the defaults, and
+// a zero Timeout the URL's (timeout=, else DefaultTimeout).
 type Options struct {
 	Timeout time.Duration
 	Lease   time.Duration
@@ -84,8 +90,8 @@ type Store struct {
 	holder string       // this process's name in the slot leases
 	held   atomic.Int64 // slots taken, which number the leases
 
-	mu sync.Mutex // serialises calls on c
-	c  *conn
+	mu sync.Mutex // serialises calls on cl
+	cl *client
 }
 
 // Open returns the budget name kept at addr. It does not connect: the
@@ -98,8 +104,11 @@ func Open(addr Address, name string, p budget.Policy, o Options) (*Store, error)
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("budget %q: %w", name, err)
 	}
+	if err := addr.LoadTLS(); err != nil {
+		return nil, err
+	}
 	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
+		o.Timeout = addr.timeout()
 	}
 	if o.Lease <= 0 {
 		o.Lease = DefaultLease
@@ -118,6 +127,7 @@ func Open(addr Address, name string, p budget.Policy, o Options) (*Store, error)
 		window: newScript(windowScript),
 		slots:  newScript(slotScript),
 		holder: host + ":" + strconv.Itoa(os.Getpid()) + ":" + hex.EncodeToString(nonce[:]),
+		cl:     newClient(addr, hashSlot(Key(name, "window"))),
 	}, nil
 }
 
@@ -133,12 +143,7 @@ func (s *Store) Name() string { return s.name }
 func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.c == nil {
-		return nil
-	}
-	err := s.c.close()
-	s.c = nil
-	return err
+	return s.cl.close()
 }
 
 // RecordFirst counts a first attempt.
@@ -265,7 +270,7 @@ func (s *Store) call(ctx context.Context, deadline time.Time, sc script, key str
 	cctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
 	s.mu.Lock()
-	v, err := s.eval(cctx, sc, key, args)
+	v, err := s.cl.eval(cctx, sc, key, args)
 	s.mu.Unlock()
 	switch {
 	case err == nil:
@@ -279,36 +284,6 @@ func (s *Store) call(ctx context.Context, deadline time.Time, sc script, key str
 		err = fmt.Errorf("no answer within %v", s.opts.Timeout)
 	}
 	return nil, s.fail(err)
-}
-
-// eval runs sc by its SHA, loading it when the server does not know it,
-// on the connection, which it opens when there is none and drops when it
-// breaks. The caller holds s.mu.
-func (s *Store) eval(ctx context.Context, sc script, key string, args []string) (any, error) {
-	if s.c == nil {
-		c, err := dial(ctx, s.addr)
-		if err != nil {
-			return nil, err
-		}
-		s.c = c
-	}
-	cmd := append([]string{"EVALSHA", sc.sha, "1", key}, args...)
-	v, err := s.c.do(ctx, cmd...)
-	var se serverError
-	if errors.As(err, &se) && se.prefix() == "NOSCRIPT" {
-		if _, err = s.c.do(ctx, "SCRIPT", "LOAD", sc.src); err == nil {
-			v, err = s.c.do(ctx, cmd...)
-		}
-	}
-	if err != nil && !errors.As(err, &se) {
-		s.c.close()
-		s.c = nil
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) {
-			// The call may have run: it is not sent again.
-			err = errors.New("the server closed the connection")
-		}
-	}
-	return v, err
 }
 
 // fail wraps err as this store's failure.

@@ -1,18 +1,13 @@
-// Package redistest starts a real redis-server for tests: on a free
-// loopback port, with no persistence, in a directory of its own, and
-// optionally with a password or TLS (a CA it makes for the purpose).
+// Package redistest starts real Redis servers for tests: on free loopback
+// ports, with no persistence, each in a directory of its own, and
+// optionally with a password, TLS (certificates openssl makes for the
+// purpose), a Unix socket, as a Redis Cluster or behind a Sentinel. A
+// test stops what it started, by PID.
 package redistest
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"errors"
 	"fmt"
-	"math/big"
 	"net"
 	"os"
 	"os/exec"
@@ -30,8 +25,13 @@ type Config struct {
 	// Password, when set, is required of clients (requirepass).
 	Password string
 	// TLS serves TLS only, with a certificate for 127.0.0.1 and
-	// localhost signed by a new CA written to Server.CAFile.
+	// localhost signed by a new CA (Server.Certs).
 	TLS bool
+	// ClientCerts, with TLS, requires of clients a certificate the CA
+	// signed (tls-auth-clients yes).
+	ClientCerts bool
+	// Socket listens on a Unix socket too, Server.Socket.
+	Socket bool
 	// Port is the port to listen on; 0 picks a free one.
 	Port int
 	// Args are more arguments for redis-server, such as
@@ -39,15 +39,20 @@ type Config struct {
 	Args []string
 }
 
-// Server is a running redis-server.
+// Server is a running redis-server or redis-sentinel.
 type Server struct {
 	// Port is the port it listens on, on 127.0.0.1.
 	Port int
 	// CAFile is the PEM file of the CA that signed its certificate,
-	// with TLS.
+	// with TLS; Certs has the others.
 	CAFile string
+	Certs  *Certs
+	// Socket is the path of its Unix socket, with Config.Socket.
+	Socket string
 	cfg    Config
 	dir    string
+	bin    string
+	argv   func(port int) []string
 	cmd    *exec.Cmd
 	exited chan struct{}
 }
@@ -59,42 +64,65 @@ func Start(dir string, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, ErrNoServer
 	}
-	s := &Server{cfg: cfg, dir: dir}
+	s := &Server{cfg: cfg, dir: dir, bin: bin}
 	if cfg.TLS {
-		if err := s.makeCerts(); err != nil {
+		if s.Certs, err = MakeCerts(dir); err != nil {
 			return nil, err
 		}
+		s.CAFile = s.Certs.CA
 	}
-	// A free port may be taken by another process before the server
-	// binds it: try a few.
+	if cfg.Socket {
+		s.Socket = filepath.Join(dir, "redis.sock")
+	}
+	s.argv = s.serverArgs
+	return s, s.listen(cfg.Port)
+}
+
+// listen starts the server on port, or on a free one when port is 0: a
+// free port may be taken by another process before the server binds it,
+// so it tries a few.
+func (s *Server) listen(port int) error {
 	for try := 0; ; try++ {
-		port := cfg.Port
-		if port == 0 {
-			if port, err = freePort(); err != nil {
-				return nil, err
+		p := port
+		if p == 0 {
+			var err error
+			if p, err = freePort(); err != nil {
+				return err
 			}
 		}
-		err = s.start(bin, port)
-		if err == nil || cfg.Port != 0 || try == 4 {
-			return s, err
+		err := s.start(p)
+		if err == nil || port != 0 || try == 4 {
+			return err
 		}
 	}
 }
 
-func (s *Server) start(bin string, port int) error {
-	args := []string{"--save", "", "--appendonly", "no", "--bind", "127.0.0.1", "--dir", s.dir, "--logfile", filepath.Join(s.dir, "redis.log")}
+func (s *Server) serverArgs(port int) []string {
+	// A replica's first sync starts at once, not after 5s.
+	args := []string{"--save", "", "--appendonly", "no", "--repl-diskless-sync-delay", "0", "--bind", "127.0.0.1", "--dir", s.dir, "--logfile", filepath.Join(s.dir, "redis.log")}
 	if s.cfg.TLS {
+		auth := "no"
+		if s.cfg.ClientCerts {
+			auth = "yes"
+		}
 		args = append(args, "--port", "0", "--tls-port", strconv.Itoa(port),
-			"--tls-cert-file", filepath.Join(s.dir, "server.pem"), "--tls-key-file", filepath.Join(s.dir, "server.key"),
-			"--tls-ca-cert-file", s.CAFile, "--tls-auth-clients", "no")
+			"--tls-cert-file", s.Certs.ServerCert, "--tls-key-file", s.Certs.ServerKey,
+			"--tls-ca-cert-file", s.Certs.CA, "--tls-auth-clients", auth)
 	} else {
 		args = append(args, "--port", strconv.Itoa(port))
 	}
-	if s.cfg.Password != "" {
-		args = append(args, "--requirepass", s.cfg.Password)
+	if s.Socket != "" {
+		args = append(args, "--unixsocket", s.Socket, "--unixsocketperm", "700")
 	}
-	args = append(args, s.cfg.Args...)
-	cmd := exec.Command(bin, args...)
+	if s.cfg.Password != "" {
+		// masterauth too, for a replica, or a primary a failover turns into one
+		args = append(args, "--requirepass", s.cfg.Password, "--masterauth", s.cfg.Password)
+	}
+	return append(args, s.cfg.Args...)
+}
+
+func (s *Server) start(port int) error {
+	cmd := exec.Command(s.bin, s.argv(port)...)
 	if err := cmd.Start(); err != nil {
 		return err
 	}
@@ -103,19 +131,29 @@ func (s *Server) start(bin string, port int) error {
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
 		select {
 		case <-s.exited:
-			log, _ := os.ReadFile(filepath.Join(s.dir, "redis.log"))
-			return fmt.Errorf("redis-server exited at start: %s", lastLine(string(log)))
+			log, _ := os.ReadFile(s.logFile())
+			return fmt.Errorf("%s exited at start: %s", filepath.Base(s.bin), lastLine(string(log)))
 		default:
 		}
-		if c, err := net.Dial("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port))); err == nil {
+		if c, err := net.Dial("tcp", s.Addr()); err == nil {
 			c.Close()
 			return nil
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	s.Stop()
-	return errors.New("redis-server did not listen within 10s")
+	return fmt.Errorf("%s did not listen within 10s", filepath.Base(s.bin))
 }
+
+func (s *Server) logFile() string {
+	if strings.HasSuffix(s.bin, "sentinel") {
+		return filepath.Join(s.dir, "sentinel.log")
+	}
+	return filepath.Join(s.dir, "redis.log")
+}
+
+// Addr returns "127.0.0.1:PORT".
+func (s *Server) Addr() string { return net.JoinHostPort("127.0.0.1", strconv.Itoa(s.Port)) }
 
 // URL returns the server's URL, with the password when it has one.
 func (s *Server) URL() string {
@@ -127,14 +165,14 @@ func (s *Server) URL() string {
 	if s.cfg.Password != "" {
 		auth = ":" + s.cfg.Password + "@"
 	}
-	return fmt.Sprintf("%s://%s127.0.0.1:%d", scheme, auth, s.Port)
+	return fmt.Sprintf("%s://%s%s", scheme, auth, s.Addr())
 }
 
 // PID returns the server's process id.
 func (s *Server) PID() int { return s.cmd.Process.Pid }
 
-// Stop kills the server and waits for it to exit. Stopping twice does
-// nothing.
+// Stop kills the server (SIGKILL) and waits for it to exit. Stopping
+// twice does nothing.
 func (s *Server) Stop() {
 	if s.cmd == nil {
 		return
@@ -147,11 +185,7 @@ func (s *Server) Stop() {
 // Restart starts the server again on the same port, empty.
 func (s *Server) Restart() error {
 	s.Stop()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		return ErrNoServer
-	}
-	return s.start(bin, s.Port)
+	return s.start(s.Port)
 }
 
 func freePort() (int, error) {
@@ -169,53 +203,4 @@ func lastLine(s string) string {
 		return s[i+1:]
 	}
 	return s
-}
-
-// makeCerts writes a new CA (ca.pem, also s.CAFile) and a server
-// certificate for 127.0.0.1 and localhost it signed (server.pem,
-// server.key) into s.dir.
-func (s *Server) makeCerts() error {
-	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return err
-	}
-	now := time.Now()
-	ca := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "retry test CA"},
-		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
-	}
-	caDER, err := x509.CreateCertificate(rand.Reader, ca, ca, &caKey.PublicKey, caKey)
-	if err != nil {
-		return err
-	}
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return err
-	}
-	leaf := &x509.Certificate{
-		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
-		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour),
-		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, DNSNames: []string{"localhost"},
-	}
-	leafDER, err := x509.CreateCertificate(rand.Reader, leaf, ca, &key.PublicKey, caKey)
-	if err != nil {
-		return err
-	}
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		return err
-	}
-	s.CAFile = filepath.Join(s.dir, "ca.pem")
-	for name, block := range map[string]*pem.Block{
-		"ca.pem":     {Type: "CERTIFICATE", Bytes: caDER},
-		"server.pem": {Type: "CERTIFICATE", Bytes: leafDER},
-		"server.key": {Type: "EC PRIVATE KEY", Bytes: keyDER},
-	} {
-		if err := os.WriteFile(filepath.Join(s.dir, name), pem.EncodeToMemory(block), 0o600); err != nil {
-			return err
-		}
-	}
-	return nil
 }

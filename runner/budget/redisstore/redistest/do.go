@@ -1,0 +1,133 @@
+package redistest
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Do sends one command to the server, on a new plain-text connection (as
+// the password's user, when it has one), and returns its reply: a string,
+// an int64, nil, or a []any of those. An error reply is an error.
+func (s *Server) Do(args ...string) (any, error) {
+	if s.cfg.TLS {
+		return nil, errors.New("redistest: Do speaks no TLS")
+	}
+	c, err := net.DialTimeout("tcp", s.Addr(), 5*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	r := bufio.NewReader(c)
+	if s.cfg.Password != "" {
+		if _, err := send(c, r, "AUTH", s.cfg.Password); err != nil {
+			return nil, err
+		}
+	}
+	return send(c, r, args...)
+}
+
+// DoString is Do for a reply that is a string, such as INFO's.
+func (s *Server) DoString(args ...string) (string, error) {
+	v, err := s.Do(args...)
+	if err != nil {
+		return "", err
+	}
+	str, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("%s: reply %v is not a string", args[0], v)
+	}
+	return str, nil
+}
+
+// Info returns field of INFO's section, such as "role" of "replication".
+func (s *Server) Info(section, field string) (string, error) {
+	info, err := s.DoString("INFO", section)
+	if err != nil {
+		return "", err
+	}
+	for line := range strings.SplitSeq(info, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), field+":"); ok {
+			return v, nil
+		}
+	}
+	return "", nil
+}
+
+func send(w io.Writer, r *bufio.Reader, args ...string) (any, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "*%d\r\n", len(args))
+	for _, a := range args {
+		fmt.Fprintf(&b, "$%d\r\n%s\r\n", len(a), a)
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return nil, err
+	}
+	return reply(r)
+}
+
+func reply(r *bufio.Reader) (any, error) {
+	line, err := r.ReadString('\n')
+	if err != nil {
+		return nil, err
+	}
+	line = strings.TrimSuffix(line, "\r\n")
+	if line == "" {
+		return nil, errors.New("redistest: empty reply line")
+	}
+	body := line[1:]
+	switch line[0] {
+	case '+':
+		return body, nil
+	case '-':
+		return nil, errors.New(body)
+	case ':':
+		return strconv.ParseInt(body, 10, 64)
+	case '$':
+		n, err := strconv.Atoi(body)
+		if err != nil || n < 0 {
+			return nil, err
+		}
+		buf := make([]byte, n+2)
+		if _, err := io.ReadFull(r, buf); err != nil {
+			return nil, err
+		}
+		return string(buf[:n]), nil
+	case '*':
+		n, err := strconv.Atoi(body)
+		if err != nil || n < 0 {
+			return nil, err
+		}
+		items := make([]any, n)
+		for i := range items {
+			if items[i], err = reply(r); err != nil {
+				return nil, err
+			}
+		}
+		return items, nil
+	}
+	return nil, fmt.Errorf("redistest: unknown reply %q", line)
+}
+
+// waitFor polls ok every 20ms until it holds, or fails after limit with
+// what it last said.
+func waitFor(limit time.Duration, what string, ok func() (bool, error)) error {
+	var last error
+	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		done, err := ok()
+		if done {
+			return nil
+		}
+		last = err
+	}
+	if last != nil {
+		return fmt.Errorf("%s: not within %v: %v", what, limit, last)
+	}
+	return fmt.Errorf("%s: not within %v", what, limit)
+}

@@ -11,6 +11,9 @@ import (
 // envBudgetStore names the budget store when --budget-store is absent.
 const envBudgetStore = "RETRY_BUDGET_STORE"
 
+// storeForms is the hint of a bad store URL.
+const storeForms = "the forms are redis://[[USER]:PASSWORD@]HOST[:PORT][/DB] (rediss:// for TLS), redis+sentinel://[[USER]:PASSWORD@]HOST[:PORT][,HOST[:PORT]...]/MASTER[/DB] and unix:///PATH?db=N; the parameters cacert, cert, key, sni and timeout"
+
 // storeOptions are the flags that keep a budget in Redis, shared by every
 // machine that names it there (docs/at-scale.md, "A budget for a fleet").
 type storeOptions struct {
@@ -23,7 +26,7 @@ type storeOptions struct {
 
 // register declares the flags on fs.
 func (o *storeOptions) register(fs *pflag.FlagSet) {
-	fs.StringVar(&o.url, "budget-store", "", "with --budget: keep the budget and its --max-concurrent cap in Redis at `URL`, redis://[[USER]:PASSWORD@]HOST[:PORT][/DB] or rediss:// for TLS, shared by every machine that names it there (default $RETRY_BUDGET_STORE)")
+	fs.StringVar(&o.url, "budget-store", "", "with --budget: keep the budget and its --max-concurrent cap in Redis at `URL`, shared by every machine that names it there: redis://[[USER]:PASSWORD@]HOST[:PORT][/DB] (one server, or any node of a Cluster; rediss:// for TLS), redis+sentinel://HOST[,HOST...]/MASTER[/DB] or unix:///PATH?db=N, with ?cacert=, cert=, key=, sni=, timeout= (default $RETRY_BUDGET_STORE)")
 	fs.StringVar(&o.unavailable, "budget-unavailable", "open", "when the budget store cannot be reached or refuses, `MODE`: open goes on without the budget, closed refuses retries")
 }
 
@@ -64,7 +67,10 @@ func (o *storeOptions) configure(fs *pflag.FlagSet, getenv func(string) string) 
 	}
 	addr, err := redisstore.ParseURL(raw)
 	if err != nil {
-		return usagef("the form is redis://[[USER]:PASSWORD@]HOST[:PORT][/DB], or rediss:// for TLS", "%s: %s", source, err)
+		return usagef(storeForms, "%s: %s", source, err)
+	}
+	if err := addr.LoadTLS(); err != nil {
+		return usagef("", "%s: %s", source, err)
 	}
 	o.addr = &addr
 	return nil
@@ -96,7 +102,7 @@ func (o *storeOptions) note() string {
 	if o.mode == runner.FailClosed {
 		then = "makes no retry, and no attempt under a cap (--budget-unavailable closed)"
 	}
-	return "the budget is kept in the budget store " + o.addr.String() + ", shared by every machine that names it there; when the store fails, the operation " + then
+	return "the budget is kept in the budget store " + o.addr.String() + " (" + o.addr.Describe() + "), shared by every machine that names it there; when the store fails, the operation " + then
 }
 
 // storeReport is the JSON report's "budget_store": present when the

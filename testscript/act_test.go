@@ -13,8 +13,9 @@ import (
 
 // TestActWorkflow runs the workflow that uses the action as ./ for real,
 // with nektos/act running its Linux job's steps on this machine: the
-// checkout, building retry onto PATH, a nick-fields/retry step and a
-// failing one, and the step that checks their outputs.
+// checkout, building retry onto PATH, a nick-fields/retry step, a failing
+// one and one retried at its timeout, and the step that checks their
+// outputs.
 func TestActWorkflow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: act builds retry and runs a whole job")
@@ -41,6 +42,7 @@ func TestActWorkflow(t *testing.T) {
 	for _, want := range []string{
 		"Success - Main a flaky step, as nick-fields/retry runs it",
 		"Success - Main a step that keeps failing, and goes on",
+		"Success - Main a step whose first attempt hangs, retried at its timeout",
 		"Success - Main the outputs",
 		"Job succeeded",
 	} {

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/b0a38808/retry/runner"
 )
 
 // A flaky CI step that passes on its second attempt looks green: these
@@ -15,16 +17,64 @@ import (
 // ci is the CI system retry runs under, from the variables each sets.
 type ci struct {
 	github      bool   // GITHUB_ACTIONS=true
+	annotations bool   // github, and --ci-annotations auto
 	stepSummary string // $GITHUB_STEP_SUMMARY: a file the summary is appended to
 	gitlab      bool   // GITLAB_CI=true
 }
 
-func detectCI(getenv func(string) string) ci {
+// detectCI returns the CI system that getenv's variables name;
+// annotations is --ci-annotations auto.
+func detectCI(getenv func(string) string, annotations bool) ci {
 	c := ci{github: getenv("GITHUB_ACTIONS") == "true", gitlab: getenv("GITLAB_CI") == "true"}
 	if c.github {
+		c.annotations = annotations
 		c.stepSummary = getenv("GITHUB_STEP_SUMMARY")
 	}
 	return c
+}
+
+// maxAnnotations is how many warning annotations GitHub Actions shows for
+// a step: a run writes no more.
+const maxAnnotations = 10
+
+// annotations counts a run's warning annotations: the first nine are
+// written as they come; the tenth is held until the run ends, and then
+// written, or replaced by one that counts the attempts left out.
+type annotations struct {
+	made        int    // retried attempts, annotated or not
+	held        string // the tenth's text
+	first, last int    // the attempts from the tenth on
+}
+
+// annotate makes retried attempt a, whose progress line is text, a
+// warning annotation, or holds it.
+func (p *reporter) annotate(a *runner.Attempt, text string) {
+	n := &p.annotated
+	n.made++
+	switch {
+	case n.made < maxAnnotations:
+		githubWarning(p.w, p.name(), text)
+	case n.made == maxAnnotations:
+		n.held, n.first = text, a.Number
+	}
+	n.last = a.Number
+}
+
+// flushAnnotations writes, when the run ends, its last annotation: the
+// tenth retried attempt's, or one that counts those from the tenth on.
+func (p *reporter) flushAnnotations() {
+	n := &p.annotated
+	switch {
+	case n.made == maxAnnotations:
+		githubWarning(p.w, p.name(), n.held)
+	case n.made > maxAnnotations:
+		msg := fmt.Sprintf("%d more retried attempts, %d to %d, are not annotated: GitHub shows %d annotations a step", n.made-maxAnnotations+1, n.first, n.last, maxAnnotations)
+		if p.ci.stepSummary != "" {
+			msg += "; the step summary lists every attempt"
+		}
+		githubWarning(p.w, p.name(), msg)
+	}
+	*n = annotations{} // finish may run once more, on retry's own failure
 }
 
 // githubWarning writes a workflow command that GitHub Actions turns into a

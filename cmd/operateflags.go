@@ -12,16 +12,19 @@ import (
 )
 
 // operateOptions are the flags for the people who run retry from cron and
-// CI (docs/metrics.md): the operation's name and the metrics file.
+// CI (docs/metrics.md): the operation's name, the metrics file and the
+// CI annotations.
 type operateOptions struct {
-	name        string
-	metricsFile string
+	name          string
+	metricsFile   string
+	ciAnnotations string
 }
 
 // register declares the flags on fs.
 func (o *operateOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.name, "name", "", "name the operation `NAME` (letters, digits, _, - and ., at most 64; one that holds a secret is refused) in the report, the metrics and CI annotations (default: the program's base name, past VAR=value words, without secrets)")
 	fs.StringVar(&o.metricsFile, "metrics-file", "", "write Prometheus metrics for node_exporter's textfile collector to `PATH` when the operation ends (atomically, mode 0644)")
+	fs.StringVar(&o.ciAnnotations, "ci-annotations", "auto", "`MODE`: auto makes each retried attempt a warning annotation under GitHub Actions, at most 10 a run, the last counting the rest; none makes none")
 }
 
 // maxName is the longest --name.
@@ -31,6 +34,9 @@ const maxName = 64
 // which defaultName makes when it is needed. r hides secrets, as
 // everywhere the name is shown: a --name that holds one is bad input.
 func (o *operateOptions) check(fs *pflag.FlagSet, r *redact.Redactor) (string, error) {
+	if o.ciAnnotations != "auto" && o.ciAnnotations != "none" {
+		return "", usagef("none turns GitHub Actions' annotations off; the step summary stays", "--ci-annotations: must be auto or none, got %q", o.ciAnnotations)
+	}
 	if o.metricsFile != "" {
 		if fi, err := os.Stat(o.metricsFile); err == nil && fi.IsDir() {
 			return "", usagef("give the path of a file, such as "+filepath.Join(o.metricsFile, "retry.prom"), "--metrics-file: %s is a directory", o.metricsFile)

@@ -42,6 +42,8 @@ type reporter struct {
 	count   *countdown // the wait counting down, on a terminal
 	advised bool       // the hint of a blind preset has been shown
 
+	annotated annotations // GitHub's warning annotations so far
+
 	watch *ownOutput // told when a progress line finds no reader; may be nil
 }
 
@@ -84,7 +86,7 @@ func (o *options) reporter(command []string, w io.Writer, getenv func(string) st
 		command:     command,
 		redactor:    redactor,
 		getenv:      getenv,
-		ci:          detectCI(getenv),
+		ci:          detectCI(getenv, o.operate.ciAnnotations != "none"),
 		now:         time.Now,
 	}, nil
 }
@@ -161,8 +163,8 @@ func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 	if a.Stopped != "" {
 		text += "; " + a.Stopped
 	}
-	if p.ci.github && retrying {
-		githubWarning(p.w, p.name(), text)
+	if p.ci.annotations && retrying {
+		p.annotate(a, text)
 	}
 	if p.quiet {
 		return
@@ -196,6 +198,7 @@ func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 func (p *reporter) finish(res *runner.Result, max, code int) {
 	p.count.Stop()
 	p.count = nil
+	p.flushAnnotations()
 	var rep *report
 	if p.summaryFile != "" || p.mode == summaryJSON {
 		rep = newReport(p.name(), p.shownCommand(), res, code, p.redactor)

@@ -172,17 +172,19 @@ func TestDetectCI(t *testing.T) {
 		}
 	}
 	tests := []struct {
-		name string
-		env  func(string) string
-		want ci
+		name        string
+		env         func(string) string
+		annotations bool
+		want        ci
 	}{
-		{"none", env(), ci{}},
-		{"github", env("GITHUB_ACTIONS", "true", "GITHUB_STEP_SUMMARY", "/s"), ci{github: true, stepSummary: "/s"}},
-		{"not github", env("GITHUB_ACTIONS", "false", "GITHUB_STEP_SUMMARY", "/s"), ci{}},
-		{"gitlab", env("GITLAB_CI", "true"), ci{gitlab: true}},
+		{"none", env(), true, ci{}},
+		{"github", env("GITHUB_ACTIONS", "true", "GITHUB_STEP_SUMMARY", "/s"), true, ci{github: true, annotations: true, stepSummary: "/s"}},
+		{"github, --ci-annotations none", env("GITHUB_ACTIONS", "true", "GITHUB_STEP_SUMMARY", "/s"), false, ci{github: true, stepSummary: "/s"}},
+		{"not github", env("GITHUB_ACTIONS", "false", "GITHUB_STEP_SUMMARY", "/s"), true, ci{}},
+		{"gitlab", env("GITLAB_CI", "true"), true, ci{gitlab: true}},
 	}
 	for _, tt := range tests {
-		if got := detectCI(tt.env); got != tt.want {
+		if got := detectCI(tt.env, tt.annotations); got != tt.want {
 			t.Errorf("%s: got %+v, want %+v", tt.name, got, tt.want)
 		}
 	}

@@ -1,0 +1,60 @@
+package cmd
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/b0a38808/retry/runner"
+)
+
+// TestAnnotationsCap checks that a run writes at most 10 warning
+// annotations, the first nine as the attempts come, and the last, when
+// the run ends, the tenth attempt's own or one that counts those left out.
+func TestAnnotationsCap(t *testing.T) {
+	for _, tc := range []struct {
+		retried     int
+		stepSummary string
+		want        int    // annotations
+		last        string // the last one's message; "" for the attempt's own
+	}{
+		{0, "", 0, ""},
+		{1, "", 1, ""},
+		{9, "", 9, ""},
+		{10, "", 10, ""},
+		{11, "/s", 10, "2 more retried attempts, 10 to 11, are not annotated: GitHub shows 10 annotations a step; the step summary lists every attempt"},
+		{57, "", 10, "48 more retried attempts, 10 to 57, are not annotated: GitHub shows 10 annotations a step"},
+	} {
+		t.Run(fmt.Sprint(tc.retried), func(t *testing.T) {
+			var w bytes.Buffer
+			p := &reporter{w: &w, givenName: "job", ci: ci{github: true, annotations: true, stepSummary: tc.stepSummary}}
+			for n := 1; n <= tc.retried; n++ {
+				p.annotate(&runner.Attempt{Number: n}, fmt.Sprintf("attempt %d failed", n))
+				if n <= 9 && strings.Count(w.String(), "::warning") != n {
+					t.Fatalf("after attempt %d: %d annotations, want %d as they come", n, strings.Count(w.String(), "::warning"), n)
+				}
+			}
+			p.flushAnnotations()
+			p.flushAnnotations() // finish may run twice: nothing more
+			lines := strings.Split(strings.TrimSuffix(w.String(), "\n"), "\n")
+			if w.Len() == 0 {
+				lines = nil
+			}
+			if len(lines) != tc.want {
+				t.Fatalf("%d annotations, want %d:\n%s", len(lines), tc.want, &w)
+			}
+			if tc.want == 0 {
+				return
+			}
+			last := strings.TrimPrefix(lines[len(lines)-1], "::warning title=retry job::")
+			want := tc.last
+			if want == "" {
+				want = fmt.Sprintf("attempt %d failed", tc.retried)
+			}
+			if last != want {
+				t.Errorf("last annotation %q, want %q", last, want)
+			}
+		})
+	}
+}

@@ -94,7 +94,7 @@ func writeMan(root *cobra.Command, dir string) error {
 	if !ok {
 		return fmt.Errorf("%s: no SEE ALSO section", path)
 	}
-	page = []byte(before + manExtra + ".SH SEE ALSO\n" + after)
+	page = []byte(before + manExtra + manDebian() + ".SH SEE ALSO\n" + after)
 	return os.WriteFile(path, page, 0o644)
 }
 
@@ -103,11 +103,12 @@ func writeMan(root *cobra.Command, dir string) error {
 const manExtra = `.SH EXIT STATUS
 .TP
 \fB0\fP
-an attempt succeeded.
+an attempt succeeded; with \fB\-\-until fail\fP, no run failed.
 .TP
 \fIthe last attempt's status\fP
 retry gave up: a permanent failure, the attempts ran out, or the retry
-budget is empty.
+budget is empty; with \fB\-\-until fail\fP, the status of the run that
+failed.
 .TP
 \fB124\fP
 the deadline, or the last attempt's timeout, ended the operation.
@@ -184,6 +185,15 @@ collector: \fB\-\-metrics\-file\fP writes
 .RS
 .nf
 retry \-\-name backup \-a 0 \-d 1h \-\-metrics\-file /var/lib/prometheus/node\-exporter/backup.prom \-\- /usr/local/bin/backup
+.fi
+.RE
+.PP
+A flaky test hunted down: run it again while it passes, up to 500 times
+or 10 minutes, and stop at the first failure with its exit status:
+.PP
+.RS
+.nf
+retry \-\-until fail \-a 500 \-d 10m \-\- go test \-run TestFlaky ./pkg
 .fi
 .RE
 .PP

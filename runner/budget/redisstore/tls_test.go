@@ -88,3 +88,26 @@ func TestClientCertificates(t *testing.T) {
 		}
 	}
 }
+
+// TestSentinelTLS: rediss+sentinel:// speaks TLS, with the URL's CA, to
+// the Sentinel and to the primary it names.
+func TestSentinelTLS(t *testing.T) {
+	primary := tlsServer(t, redistest.Config{Password: "st-secret"})
+	sentinel, err := redistest.StartSentinel(t.TempDir(), "mymaster", primary, time.Second, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sentinel.Stop)
+	url := "rediss+sentinel://:st-secret@" + sentinel.Addr() + "/mymaster?cacert=" + primary.CAFile
+	for range 2 {
+		if _, err := open(t, url, "st", Options{}).RecordFirst(context.Background(), time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := primary.Do("HLEN", Key("st", "window")); err != nil || n.(int64) < 1 {
+		t.Fatalf("the primary holds %v fields of the window (%v)", n, err)
+	}
+	other := strings.Replace(url, primary.CAFile, primary.Certs.OtherCA, 1)
+	_, err = open(t, other, "st", Options{}).RecordFirst(context.Background(), time.Time{})
+	checkStoreError(t, "the wrong CA", err, "Sentinel "+sentinel.Addr()+": TLS: unknown CA")
+}

@@ -2,23 +2,24 @@ package redistest
 
 import (
 	"bufio"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// Do sends one command to the server, on a new plain-text connection (as
-// the password's user, when it has one), and returns its reply: a string,
-// an int64, nil, or a []any of those. An error reply is an error.
+// Do sends one command to the server, on a new connection (as the
+// password's user, when it has one; with TLS, with the client
+// certificate), and returns its reply: a string, an int64, nil, or a
+// []any of those. An error reply is an error.
 func (s *Server) Do(args ...string) (any, error) {
-	if s.cfg.TLS {
-		return nil, errors.New("redistest: Do speaks no TLS")
-	}
-	c, err := net.DialTimeout("tcp", s.Addr(), 5*time.Second)
+	c, err := s.dial()
 	if err != nil {
 		return nil, err
 	}
@@ -58,6 +59,25 @@ func (s *Server) Info(section, field string) (string, error) {
 		}
 	}
 	return "", nil
+}
+
+func (s *Server) dial() (net.Conn, error) {
+	d := &net.Dialer{Timeout: 5 * time.Second}
+	if !s.cfg.TLS {
+		return d.Dial("tcp", s.Addr())
+	}
+	pem, err := os.ReadFile(s.Certs.CA)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &tls.Config{RootCAs: x509.NewCertPool()}
+	cfg.RootCAs.AppendCertsFromPEM(pem)
+	pair, err := tls.LoadX509KeyPair(s.Certs.ClientCert, s.Certs.ClientKey)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Certificates = []tls.Certificate{pair}
+	return tls.DialWithDialer(d, "tcp", s.Addr(), cfg)
 }
 
 func send(w io.Writer, r *bufio.Reader, args ...string) (any, error) {

@@ -57,6 +57,24 @@ func TestUnavailable(t *testing.T) {
 	}
 }
 
+// TestServerRestarted: a connection the server closed while it was idle
+// is opened again before the next call, which goes on with no error.
+func TestServerRestarted(t *testing.T) {
+	srv := server(t, redistest.Config{})
+	ctx := context.Background()
+	s := open(t, srv.URL(), "restarted", Options{})
+	if _, err := s.RecordFirst(ctx, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(idle)
+	if snap, err := s.RecordFirst(ctx, time.Time{}); err != nil || snap.Firsts != 1 {
+		t.Fatalf("after a restart: %+v, %v; want 1 first (the server lost the other)", snap, err)
+	}
+}
+
 // silentServer returns the address of a server that accepts connections
 // and never answers.
 func silentServer(t *testing.T) string {

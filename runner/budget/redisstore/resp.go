@@ -38,11 +38,15 @@ type conn struct {
 	node string // "host:port", or a socket's path
 	r    *bufio.Reader
 	w    *bufio.Writer
+	used time.Time // when the last reply came
 }
+
+// idle is how long a connection goes unused before stale looks at it.
+const idle = time.Second
 
 // newConn returns a connection on nc to node.
 func newConn(nc net.Conn, node string) *conn {
-	return &conn{c: nc, node: node, r: bufio.NewReaderSize(nc, 512), w: bufio.NewWriterSize(nc, 512)}
+	return &conn{c: nc, node: node, r: bufio.NewReaderSize(nc, 512), w: bufio.NewWriterSize(nc, 512), used: time.Now()}
 }
 
 // close closes the connection.
@@ -69,15 +73,22 @@ func (c *conn) do(ctx context.Context, args ...string) (any, error) {
 	if err := c.w.Flush(); err != nil {
 		return nil, err
 	}
-	return c.read(0)
+	v, err := c.read(0)
+	c.used = time.Now()
+	return v, err
 }
 
-// stale reports whether the server has closed the idle connection, or
-// sent something unasked: a command sent on it would be lost, and could
-// not be sent again, not knowing whether it ran. It waits at most 100µs.
+// stale reports whether the server has closed the connection while it
+// was idle, or sent something unasked: a command sent on it would be
+// lost, and could not be sent again, not knowing whether it ran. It
+// looks only after a second unused (a server that dies between two calls
+// in quick succession is rare, and the look waits 100µs).
 func (c *conn) stale() bool {
 	if c.r.Buffered() > 0 {
 		return true
+	}
+	if time.Since(c.used) < idle {
+		return false
 	}
 	c.c.SetReadDeadline(time.Now().Add(100 * time.Microsecond))
 	_, err := c.r.Peek(1)

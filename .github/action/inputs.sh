@@ -65,7 +65,14 @@ script() {
 
 [ -n "$(trim "$command")" ] || bad "command is required"
 
-# Attempts and time.
+# Attempts and time. A duration needs its unit, as retry has it; said
+# here in the input's name, where retry's hint would name its own flags.
+for input in deadline delay max_delay; do
+  value=${!input}
+  if [[ $value =~ ^[0-9]+(\.[0-9]+)?$ ]] && ! zero "$value"; then
+    bad "$input: \"$value\" has no unit: write ${value}s"
+  fi
+done
 [[ $max_attempts =~ ^[0-9]+$ ]] || bad "max_attempts must be a whole number, not \"$max_attempts\""
 if [[ $max_attempts =~ ^0+$ ]] && [ -z "$deadline" ]; then
   bad "max_attempts 0 means no limit, and needs a deadline"

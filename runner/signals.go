@@ -47,7 +47,7 @@ type forwarder struct {
 	ready  <-chan struct{} // closed once the signals are caught; nil: they are (see caught)
 
 	mu        sync.Mutex
-	cmd       *exec.Cmd               // the running attempt; nil between attempts
+	group     *proc.Group             // the running attempt's; nil between attempts
 	sent      map[syscall.Signal]bool // signals sent to its group
 	cancelled syscall.Signal          // the first cancelling signal
 }
@@ -134,29 +134,31 @@ func (f *forwarder) stopLocked(sig syscall.Signal) {
 }
 
 func (f *forwarder) sendLocked(sig syscall.Signal) {
-	if f.cmd == nil {
+	if f.group == nil {
 		return
 	}
 	f.sent[sig] = true
-	_ = proc.Signal(f.cmd, sig)
+	_ = f.group.Signal(sig)
 }
 
-// start starts cmd with startCmd and makes it the attempt signals go to.
+// start starts cmd with startCmd (proc.Start), makes its group the one
+// signals go to, and returns it.
 // No signal is handled meanwhile: one that arrives while the process is
 // being created reaches it once it exists. So does a cancelling signal
 // that arrived after the runner decided to start the attempt. The caller
 // has called caught.
-func (f *forwarder) start(cmd *exec.Cmd, startCmd func() error) error {
+func (f *forwarder) start(cmd *exec.Cmd, startCmd func() error) (*proc.Group, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := startCmd(); err != nil {
-		return err
+	g, err := proc.Start(cmd, startCmd)
+	if err != nil {
+		return nil, err
 	}
-	f.cmd, f.sent = cmd, map[syscall.Signal]bool{}
+	f.group, f.sent = g, map[syscall.Signal]bool{}
 	if f.cancelled != 0 {
 		f.sendLocked(f.cancelled)
 	}
-	return nil
+	return g, nil
 }
 
 // caught waits until the signals are caught (Config.SignalsReady). Run
@@ -174,7 +176,7 @@ func (f *forwarder) ended(sig syscall.Signal) (sent bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	sent = sig != 0 && f.sent[sig]
-	f.cmd, f.sent = nil, nil
+	f.group, f.sent = nil, nil
 	return sent
 }
 

@@ -12,7 +12,7 @@ import (
 )
 
 // watchdogAfter is how long a process runs before its watchdog starts
-// (proc.Watch): long enough that `retry -- true` never starts one, short
+// (proc.Group.Watch): long enough that `retry -- true` never starts one, short
 // enough that, started, it covers the attempt from its first 10 ms on.
 const watchdogAfter = 2 * time.Millisecond
 
@@ -23,7 +23,7 @@ type child struct {
 	// start starts cmd; nil means cmd.Start.
 	start func() error
 	// stopped, when not nil, is called when the process stops (Ctrl-Z);
-	// see proc.Wait.
+	// see proc.Group.Wait.
 	stopped func()
 	// started, when not nil, is called once the process has started;
 	// exited once its first process has been reaped, before its pipes
@@ -38,7 +38,7 @@ type child struct {
 // process ended and how long it ran from begin: StartErr set when it could
 // not be started, TimedOut when the limit stopped it.
 func (r *run) supervise(ctx context.Context, c child, limit time.Duration, begin time.Time) (st exitcodes.Exit, took time.Duration) {
-	exited, released, err := r.launch(c)
+	g, exited, released, err := r.launch(c)
 	if err != nil {
 		return exitcodes.Exit{StartErr: err}, r.clock.Now().Sub(begin)
 	}
@@ -52,10 +52,10 @@ func (r *run) supervise(ctx context.Context, c child, limit time.Duration, begin
 		defer t.Stop()
 		timeout = t.C
 	}
-	// A watchdog kills the whole group if retry is killed (proc.Watch),
-	// from watchdogAfter on; a process that ends sooner does without the
-	// cost of starting it.
-	release := proc.Watch(c.cmd, watchdogAfter)
+	// A watchdog kills the whole group if retry is killed
+	// (proc.Group.Watch), from watchdogAfter on; a process that ends
+	// sooner does without the cost of starting it.
+	release := g.Watch(watchdogAfter)
 	done := ctx.Done()
 	timedOut := false
 	s := stopper{r: r}
@@ -65,7 +65,7 @@ func (r *run) supervise(ctx context.Context, c child, limit time.Duration, begin
 			// It took as long as its first process: the time its pipes
 			// take to drain is not its own, and its limit no longer runs.
 			took = r.clock.Now().Sub(begin)
-			r.reaped(ctx, c, &s)
+			r.reaped(ctx, c, g, &s)
 			release()
 			<-released
 			st.TimedOut, st.SignalSent = timedOut, r.signals.ended(st.Signal)
@@ -83,16 +83,17 @@ func (r *run) supervise(ctx context.Context, c child, limit time.Duration, begin
 	}
 }
 
-// launch starts c.cmd on a goroutine that then reaps it. exited gets how
-// it ended as soon as it is reaped, and released is closed after that,
-// once its pipes are drained; err is why it could not start.
-func (r *run) launch(c child) (exited <-chan exitcodes.Exit, released <-chan struct{}, err error) {
+// launch starts c.cmd on a goroutine that then reaps it, and returns its
+// group. exited gets how it ended as soon as it is reaped, and released
+// is closed after that, once its pipes are drained; err is why it could
+// not start.
+func (r *run) launch(c child) (g *proc.Group, exited <-chan exitcodes.Exit, released <-chan struct{}, err error) {
 	cmd := c.cmd
 	startCmd := c.start
 	if startCmd == nil {
 		startCmd = cmd.Start
 	}
-	started := make(chan error, 1)
+	started := make(chan error, 1) // g is set before it is sent
 	reaped := make(chan exitcodes.Exit, 1)
 	drained := make(chan struct{})
 	go func() {
@@ -103,21 +104,23 @@ func (r *run) launch(c child) (exited <-chan exitcodes.Exit, released <-chan str
 		// thread costs a hand-off between threads, and draining the
 		// output after the child has gone waits for other goroutines.
 		runtime.LockOSThread()
-		if err := r.signals.start(cmd, startCmd); err != nil {
+		group, err := r.signals.start(cmd, startCmd)
+		if err != nil {
 			runtime.UnlockOSThread()
 			started <- err
 			return
 		}
+		g = group
 		started <- nil
-		proc.Wait(cmd, c.stopped, func(st exitcodes.Exit) {
+		group.Wait(c.stopped, func(st exitcodes.Exit) {
 			runtime.UnlockOSThread()
 			reaped <- st
 		})
 	}()
 	if err := <-started; err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return reaped, drained, nil
+	return g, reaped, drained, nil
 }
 
 // stopper ends a supervised process, once: the stop signal, then SIGKILL
@@ -141,9 +144,9 @@ func (s *stopper) stop(signal bool) {
 	s.kill = time.After(s.r.cfg.KillAfter)
 }
 
-// reaped deals with the rest of c's group once its first process has been
-// reaped, and tells c.
-func (r *run) reaped(ctx context.Context, c child, s *stopper) {
+// reaped deals with the rest of c's group g once its first process has
+// been reaped, and tells c.
+func (r *run) reaped(ctx context.Context, c child, g *proc.Group, s *stopper) {
 	if ctx.Err() != nil || r.signals.cancelling() {
 		// Cancelled as the process ended (perhaps by the very signal it
 		// died from, forwarded a moment ago): the rest of its group is
@@ -154,7 +157,7 @@ func (r *run) reaped(ctx context.Context, c child, s *stopper) {
 		// The first process is gone; the rest of the group has what is
 		// left of the grace to end (signals still reach it: a second TERM
 		// kills it), then SIGKILL, so nothing of it outlives it.
-		endGroup(c.cmd, s.kill)
+		endGroup(g, s.kill)
 	}
 	// Whatever it left running is left alone from here; what it still
 	// writes gets stdio.DrainGrace to arrive.
@@ -166,15 +169,15 @@ func (r *run) reaped(ctx context.Context, c child, s *stopper) {
 // groupPoll is how often endGroup looks whether the group has ended.
 const groupPoll = 20 * time.Millisecond
 
-// endGroup waits until no process of cmd's group runs any more, or until
-// kill fires, and then kills what is left of the group. A nil kill (it
-// has fired) kills at once.
-func endGroup(cmd *exec.Cmd, kill <-chan time.Time) {
+// endGroup waits until no process of g runs any more, or until kill
+// fires, and then kills what is left of it. A nil kill (it has fired)
+// kills at once.
+func endGroup(g *proc.Group, kill <-chan time.Time) {
 	if kill != nil {
 		tick := time.NewTicker(groupPoll)
 		defer tick.Stop()
 	wait:
-		for proc.GroupRunning(cmd) {
+		for g.Running() {
 			select {
 			case <-kill:
 				break wait
@@ -182,5 +185,5 @@ func endGroup(cmd *exec.Cmd, kill <-chan time.Time) {
 			}
 		}
 	}
-	_ = proc.Signal(cmd, syscall.SIGKILL)
+	_ = g.Signal(syscall.SIGKILL)
 }

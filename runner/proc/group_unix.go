@@ -19,29 +19,36 @@ func Prepare(cmd *exec.Cmd) {
 	setParentDeathSignal(cmd.SysProcAttr)
 }
 
-// Signal sends sig to every process in the group that cmd's process leads.
-// A group that is already gone is not an error.
-func Signal(cmd *exec.Cmd, sig syscall.Signal) error {
-	if cmd.Process == nil {
-		return nil
+// groupSys is empty: the process group is named by the first process's
+// pid.
+type groupSys struct{}
+
+// Start starts cmd, prepared with Prepare, with start (cmd.Start, or a
+// function that calls it) and returns its group.
+func Start(cmd *exec.Cmd, start func() error) (*Group, error) {
+	if err := start(); err != nil {
+		return nil, err
 	}
-	err := syscall.Kill(-cmd.Process.Pid, sig)
+	return &Group{cmd: cmd}, nil
+}
+
+// Signal sends sig to every process in the group. A group that is already
+// gone is not an error.
+func (g *Group) Signal(sig syscall.Signal) error {
+	err := syscall.Kill(-g.cmd.Process.Pid, sig)
 	if errors.Is(err, syscall.ESRCH) {
 		return nil
 	}
 	return err
 }
 
-// GroupRunning reports whether a process of the group that cmd's process
-// led still runs, now that that process has been waited for. A zombie
-// does not count: it has ended, and where nothing reaps orphans (a
-// container without an init) it would count for ever.
-func GroupRunning(cmd *exec.Cmd) bool {
-	if cmd.Process == nil {
+// Running reports whether a process of the group still runs, now that
+// its first process has been waited for. A zombie does not count: it has
+// ended, and where nothing reaps orphans (a container without an init) it
+// would count for ever.
+func (g *Group) Running() bool {
+	if err := syscall.Kill(-g.cmd.Process.Pid, 0); errors.Is(err, syscall.ESRCH) {
 		return false
 	}
-	if err := syscall.Kill(-cmd.Process.Pid, 0); errors.Is(err, syscall.ESRCH) {
-		return false
-	}
-	return groupLiving(cmd.Process.Pid)
+	return groupLiving(g.cmd.Process.Pid)
 }

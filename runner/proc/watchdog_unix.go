@@ -17,7 +17,7 @@ import (
 // retry died.
 const watchdogScript = `read -r word; [ "$word" = done ] || kill -s KILL -- "-$1"`
 
-// Watch gives the process group of cmd, which runs, a watchdog: a shell
+// Watch gives the group, which runs, a watchdog: a shell
 // that kills the whole group with SIGKILL if retry dies while the attempt
 // runs (killed with SIGKILL, which it cannot catch). The parent-death
 // signal reaches only the attempt's first process, and only on Linux;
@@ -30,8 +30,8 @@ const watchdogScript = `read -r word; [ "$word" = done ] || kill -s KILL -- "-$1
 // whatever the attempt left running alone. release waits for a start
 // under way, so that no helper starts while the next attempt does (see
 // StartHelper). When no watchdog can start (no /bin/sh), nothing happens.
-func Watch(cmd *exec.Cmd, after time.Duration) (release func()) {
-	pgid := cmd.Process.Pid
+func (g *Group) Watch(after time.Duration) (release func()) {
+	pgid := g.cmd.Process.Pid
 	var (
 		mu       sync.Mutex
 		released bool

@@ -2,11 +2,10 @@
 
 package proc
 
-import (
-	"os/exec"
-	"time"
-)
+import "time"
 
-// Watch does nothing on Windows, where retry does not make process
-// groups; release does nothing either.
-func Watch(*exec.Cmd, time.Duration) (release func()) { return func() {} }
+// Watch has nothing to start on Windows: the group's job object already
+// terminates its processes if retry dies (see Start). Call release once
+// the group's first process has been waited for: it closes the job and
+// leaves whatever the attempt left running alone, as on Unix.
+func (g *Group) Watch(time.Duration) (release func()) { return g.close }

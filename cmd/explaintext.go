@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/b0a38808/retry/runner/classify"
+	"github.com/b0a38808/retry/runner/proc"
 )
 
 // explainRule is one rule of the classification order, as retry explain
@@ -170,7 +171,7 @@ func (x *explanation) planText(b *strings.Builder) {
 		if h.OnFail == "stop" {
 			then = "its failure ends the operation, outcome permanent (--on-retry-fail stop)"
 		}
-		fmt.Fprintf(b, "between attempts: /bin/sh -c %s (--on-retry) after each failed attempt that another follows, before the wait, bounded by the deadline; %s; its time is not in the totals below\n", shellQuote([]string{h.Command}), then)
+		fmt.Fprintf(b, "between attempts: %s %s (--on-retry) after each failed attempt that another follows, before the wait, bounded by the deadline; %s; its time is not in the totals below\n", proc.ShellName, shellQuote([]string{h.Command}), then)
 	}
 }
 

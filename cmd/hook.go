@@ -15,7 +15,7 @@ type hookOptions struct {
 }
 
 func (o *hookOptions) register(fs *pflag.FlagSet) {
-	fs.StringVar(&o.onRetry, "on-retry", "", "run `CMD` with /bin/sh -c after a failed attempt, before the wait, when another attempt will follow")
+	fs.StringVar(&o.onRetry, "on-retry", "", "run `CMD` with /bin/sh -c (cmd.exe /c on Windows) after a failed attempt, before the wait, when another attempt will follow")
 	fs.StringVar(&o.onRetryFail, "on-retry-fail", "continue", "what a failing --on-retry does, `MODE`: continue (say so and retry) or stop (give up)")
 }
 

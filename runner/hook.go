@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"os/exec"
 	"time"
 
 	"github.com/b0a38808/retry/exitcodes"
@@ -10,9 +9,6 @@ import (
 	"github.com/b0a38808/retry/runner/proc"
 	"github.com/b0a38808/retry/runner/stdio"
 )
-
-// hookShell runs Config.OnRetry, as `sh -c`.
-const hookShell = "/bin/sh"
 
 // Hook is the record of one run of Config.OnRetry, after a failed attempt.
 type Hook struct {
@@ -48,7 +44,7 @@ func (r *run) onRetry(ctx context.Context, a *Attempt) Outcome {
 	}
 	h := &Hook{}
 	a.Hook = h
-	cmd := exec.Command(hookShell, "-c", r.cfg.OnRetry)
+	cmd := proc.Shell(r.cfg.OnRetry)
 	cmd.Env = r.env.forHook(a)
 	// retry's own stderr, never the attempts' held one.
 	cmd.Stdout, cmd.Stderr = r.cfg.Stderr, r.cfg.Stderr

@@ -97,7 +97,7 @@ type Config struct {
 	// an attempt that dies from SIGINT or SIGQUIT (Ctrl-C, Ctrl-\) there
 	// cancels the operation. The caller must ignore SIGTTOU.
 	Terminal *os.File
-	// OnRetry, when not empty, is a shell command (/bin/sh -c) run after
+	// OnRetry, when not empty, is a shell command (proc.Shell) run after
 	// each failed attempt that another attempt will follow, before the
 	// wait: in a process group of its own, with the null device as stdin
 	// and Stderr for its output, the failed attempt's RETRY_* environment

@@ -1,7 +1,8 @@
 // Package proc is what retry asks of the system about processes and
 // signals: an attempt's process group (started, signalled, waited for,
-// watched, given the terminal), signal names, the signals retry forwards,
-// and raising a signal on retry itself.
+// watched, given the terminal), the shell that runs --on-retry, signal
+// names, the signals retry forwards, and raising a signal on retry
+// itself.
 package proc
 
 import (

@@ -114,8 +114,8 @@ func TestSentinel(t *testing.T) {
 		}
 	}
 	// The replicas have the counts before the primary dies.
-	if n, err := set.primary.Do("WAIT", "2", "5000"); err != nil || n != int64(2) {
-		t.Fatalf("WAIT: %v, %v", n, err)
+	if err := set.primary.Replicated(2); err != nil {
+		t.Fatal(err)
 	}
 	set.primary.Stop()
 	next := set.promoted(t, set.replicas[:]...)
@@ -144,7 +144,7 @@ func TestSentinel(t *testing.T) {
 	if err != nil {
 		t.Fatal("the other replica does not follow the new primary: ", err)
 	}
-	if _, err := next.Do("WAIT", "1", "5000"); err != nil {
+	if err := next.Replicated(1); err != nil {
 		t.Fatal(err)
 	}
 	// The Sentinel ends the last failover once it gave up on the dead

@@ -34,6 +34,36 @@ func (s *Server) Do(args ...string) (any, error) {
 	return send(c, r, args...)
 }
 
+// Replicated waits until n replicas have every write the server took so
+// far: WAIT counts the acknowledgements of its own connection's writes,
+// so it follows one, and a replica that has just synchronised gets none
+// until it acknowledges (about a second).
+func (s *Server) Replicated(n int) error {
+	c, err := s.dial()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(20 * time.Second))
+	r := bufio.NewReader(c)
+	if s.cfg.Password != "" {
+		if _, err := send(c, r, "AUTH", s.cfg.Password); err != nil {
+			return err
+		}
+	}
+	if _, err := send(c, r, "INCR", "redistest:replicated"); err != nil {
+		return err
+	}
+	got, err := send(c, r, "WAIT", strconv.Itoa(n), "15000")
+	if err != nil {
+		return err
+	}
+	if got != int64(n) {
+		return fmt.Errorf("%v of %d replicas have the writes", got, n)
+	}
+	return nil
+}
+
 // DoString is Do for a reply that is a string, such as INFO's.
 func (s *Server) DoString(args ...string) (string, error) {
 	v, err := s.Do(args...)

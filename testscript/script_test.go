@@ -5,7 +5,6 @@
 package testscript_test
 
 import (
-	"errors"
 	"flag"
 	"maps"
 	"os"
@@ -20,6 +19,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/b0a38808/retry/cmd"
+	"github.com/b0a38808/retry/testscript/internal/scriptcmd"
 )
 
 var update = flag.Bool("u", false, "update the scripts' golden files")
@@ -81,36 +81,9 @@ func noExitSleep() string {
 	return strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
 }
 
-// exitcode N COMMAND [ARG...] runs COMMAND and asserts that its exit
-// status is exactly N. A death by signal S counts as 128+S, as a shell
-// reports it.
+// exitcode N COMMAND [ARG...]: see scriptcmd.Exitcode.
 func exitcode(ts *testscript.TestScript, neg bool, args []string) {
-	if neg {
-		ts.Fatalf("unsupported: ! exitcode")
-	}
-	if len(args) < 2 {
-		ts.Fatalf("usage: exitcode N command [arg...]")
-	}
-	want, err := strconv.Atoi(args[0])
-	if err != nil {
-		ts.Fatalf("exitcode: bad status %q", args[0])
-	}
-	err = ts.Exec(args[1], args[2:]...)
-	got := 0
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		got = exit.ExitCode()
-		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			got = 128 + int(ws.Signal())
-		}
-	default:
-		ts.Fatalf("exitcode: %v", err)
-	}
-	if got != want {
-		ts.Fatalf("exit status %d; want %d", got, want)
-	}
+	scriptcmd.Exitcode(ts, neg, args)
 }
 
 // gone PIDFILE... asserts that each process whose pid a file holds has

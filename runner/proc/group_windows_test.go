@@ -4,6 +4,8 @@ package proc
 
 import (
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -12,9 +14,9 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// startTree starts cmd /c script as an attempt is started, and waits
-// until its job holds n processes.
-func startTree(t *testing.T, script string, n int) (*Group, []uint32) {
+// startTree starts cmd /c script as an attempt is started, waits until
+// program runs in its job, and returns the group and the job's processes.
+func startTree(t *testing.T, script, program string) (*Group, []uint32) {
 	t.Helper()
 	cmd := exec.Command("cmd", "/c", script)
 	Prepare(cmd)
@@ -26,14 +28,12 @@ func startTree(t *testing.T, script string, n int) (*Group, []uint32) {
 		_ = g.Signal(syscall.SIGKILL)
 		g.close()
 	})
-	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
-		if pids := jobPids(t, g); len(pids) >= n {
-			return g, pids
-		}
+	for start := time.Now(); jobProgram(t, g, program) == 0; time.Sleep(10 * time.Millisecond) {
 		if time.Since(start) > 20*time.Second {
-			t.Fatalf("the job of %q holds %v after 20s; want %d processes", script, jobPids(t, g), n)
+			t.Fatalf("no %s in the job of %q after 20s; it holds %v", program, script, jobPids(t, g))
 		}
 	}
+	return g, jobPids(t, g)
 }
 
 // jobPids returns the processes the group's job holds.
@@ -57,6 +57,26 @@ func jobPids(t *testing.T, g *Group) []uint32 {
 	return pids
 }
 
+// jobProgram returns a process of the group's job that runs the program
+// name ("ping.exe"), 0 when none does.
+func jobProgram(t *testing.T, g *Group, name string) uint32 {
+	t.Helper()
+	for _, pid := range jobPids(t, g) {
+		h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, pid)
+		if err != nil {
+			continue
+		}
+		buf := make([]uint16, windows.MAX_PATH)
+		n := uint32(len(buf))
+		err = windows.QueryFullProcessImageName(h, 0, &buf[0], &n)
+		windows.CloseHandle(h)
+		if err == nil && strings.EqualFold(filepath.Base(windows.UTF16ToString(buf[:n])), name) {
+			return pid
+		}
+	}
+	return 0
+}
+
 // ended reports whether process pid ends within limit.
 func ended(pid uint32, limit time.Duration) bool {
 	h, err := windows.OpenProcess(windows.SYNCHRONIZE, false, pid)
@@ -70,7 +90,10 @@ func ended(pid uint32, limit time.Duration) bool {
 
 func TestSignalEndsTheWholeTree(t *testing.T) {
 	// cmd, the cmd it starts, and ping
-	g, pids := startTree(t, "cmd /c ping -n 30 127.0.0.1 >nul", 3)
+	g, pids := startTree(t, "cmd /c ping -n 30 127.0.0.1 >nul", "ping.exe")
+	if len(pids) < 3 {
+		t.Fatalf("the job holds %v; want cmd, cmd and ping", pids)
+	}
 	if !g.Running() {
 		t.Fatal("Running is false while the tree runs")
 	}
@@ -112,19 +135,18 @@ func TestCloseLeavesWhatOutlivesTheFirstProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	g.Wait(nil, nil)
-	// what is left in the job once cmd (and Wine's start.exe) ended: ping
-	var left []uint32
-	for start := time.Now(); len(left) != 1 && time.Since(start) < 10*time.Second; time.Sleep(10 * time.Millisecond) {
-		left = jobPids(t, g)
+	var ping uint32
+	for start := time.Now(); ping == 0 && time.Since(start) < 10*time.Second; time.Sleep(10 * time.Millisecond) {
+		ping = jobProgram(t, g, "ping.exe")
 	}
-	if len(left) != 1 {
-		t.Fatalf("the job holds %v after cmd exited; want ping alone", left)
+	if ping == 0 {
+		t.Fatalf("no ping in the job, which holds %v", jobPids(t, g))
 	}
 	g.close()
-	if ended(left[0], 500*time.Millisecond) {
+	if ended(ping, 500*time.Millisecond) {
 		t.Fatal("ping ended with the job")
 	}
-	if !ended(left[0], 10*time.Second) {
+	if !ended(ping, 10*time.Second) {
 		t.Error("ping -n 3 still runs after 10s")
 	}
 }

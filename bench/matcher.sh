@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Output matching throughput. Three corpora (ordinary log lines, real build
-# output, random base64 text), each of MiB mebibytes, written by cat to
+# output, random base64 text), each of MiB mebibytes, and on request a
+# fourth (mixed: 4 MiB of each of the three in turn, as a job's output
+# changes kind from one step to the next), written by cat to
 # stderr through retry under each rule set (none but the default hint, three
 # --retry-if rules, each preset alone, all presets at once), piped to a
 # second cat: `retry -a 1 RULES -- sh -c 'cat FILE >&2' 2>&1 >/dev/null | cat
@@ -11,7 +13,8 @@
 # Prints the best of RUNS of each case, its share of cat's throughput, the
 # peak RSS and the least CPU time of the whole pipeline (GNU time -v). The corpora live in a temporary directory under
 # $TMPDIR (default /tmp), removed at exit.
-# Usage: bench/matcher.sh [MiB] [runs] [corpus...]   (default 256 5 log build base64)
+# Usage: bench/matcher.sh [MiB] [runs] [corpus...]   (default 256 5 log build base64;
+#   the corpora are log, build, base64 and mixed)
 #   RETRY=BINARY measures BINARY instead of a build of the work tree.
 #   BASE=BINARY measures BINARY too, in the same rounds, on rows of its own.
 #   SETS=REGEXP measures only the rule sets whose name matches REGEXP
@@ -72,6 +75,18 @@ make_build() {
 
 make_base64() {
   head -c $(((mib << 20) * 3 / 4 + 4096)) /dev/urandom | base64 -w 76 | head -c $((mib << 20)) >"$1" || true
+}
+
+make_mixed() {
+  # 4 MiB of log lines, of build output and of base64 in turn.
+  local whole=$mib block=4 k i
+  mib=$(((whole + 2) / 3 + block))
+  for k in log build base64; do "make_$k" "$work/mixed.$k"; done
+  for ((i = 0; i < mib - block; i += block)); do
+    for k in log build base64; do tail -c +$(((i << 20) + 1)) "$work/mixed.$k" | head -c $((block << 20)) || true; done
+  done | head -c $((whole << 20)) >"$1" || true
+  rm -f "$work"/mixed.*
+  mib=$whole
 }
 
 mapfile -t presets < <("$retry" presets | sed -n 's/^\([a-z0-9-]*\): .*/\1/p')

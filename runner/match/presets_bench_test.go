@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"runtime"
 	"testing"
 
 	"github.com/b0a38808/retry/runner/classify"
@@ -13,8 +14,20 @@ import (
 )
 
 // corpus returns size bytes of one kind of output, with no line that a
-// preset or the three rules below match.
+// preset or the three rules below match: log, build, base64, or mixed, 1
+// MiB of each of the three in turn.
 func corpus(kind string, size int) []byte {
+	if kind == "mixed" {
+		const block = 1 << 20
+		parts := [][]byte{corpus("log", size), corpus("build", size), corpus("base64", size)}
+		out := make([]byte, 0, size+2*block)
+		for i := 0; len(out) < size; i += block {
+			for _, p := range parts {
+				out = append(out, p[i:i+block]...)
+			}
+		}
+		return out[:size]
+	}
 	var b bytes.Buffer
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := 0; b.Len() < size; i++ {
@@ -54,8 +67,10 @@ func corpus(kind string, size int) []byte {
 }
 
 // BenchmarkMatcherCorpus feeds each corpus, in 128 KiB writes as retry's
-// copy loop makes them, to a matcher under each rule set: bytes/s and
-// allocations per write (B/op and allocs/op are per write here).
+// copy loop makes them, to a matcher under each rule set: bytes/s, the
+// CPU time of a byte (cpu-ns/B, steadier than bytes/s on a shared host;
+// Linux only) and allocations per write (B/op and allocs/op are per write
+// here).
 func BenchmarkMatcherCorpus(b *testing.B) {
 	type set struct {
 		name string
@@ -84,22 +99,28 @@ func BenchmarkMatcherCorpus(b *testing.B) {
 	}
 	sets = append(sets, set{"all", hint(match.Config{StopIf: all.StopIf, RetryIf: all.RetryIf, FailIf: all.FailIf})})
 	const write = 128 << 10
-	for _, kind := range []string{"log", "build", "base64"} {
+	for _, kind := range []string{"log", "build", "base64", "mixed"} {
 		data := corpus(kind, 8<<20)
 		for _, set := range sets {
 			b.Run(kind+"/"+set.name, func(b *testing.B) {
+				runtime.LockOSThread() // for threadCPU
+				defer runtime.UnlockOSThread()
 				m := match.New(set.w)
 				w := m.Writer("stderr")
 				w.Write(data[:write]) // compile the search
 				b.SetBytes(write)
 				b.ReportAllocs()
-				i := 0
+				i, n, cpu := 0, 0, threadCPU()
 				for b.Loop() {
 					if i+write > len(data) {
 						i = 0
 					}
 					w.Write(data[i : i+write])
 					i += write
+					n++
+				}
+				if cpu >= 0 {
+					b.ReportMetric(float64(threadCPU()-cpu)/float64(n*write), "cpu-ns/B")
 				}
 				out := m.Output()
 				for _, found := range []*match.Match{out.StopIf, out.RetryIf, out.FailIf} {

@@ -9,7 +9,7 @@ import (
 // The anchors: each string still searched for, unless the SIMD search
 // takes it, is checked wherever one byte of it occurs. This file has
 // their entries, how they are placed and sorted, and how an occurrence is
-// checked; tune.go chooses them.
+// checked; cover.go chooses them.
 
 // anchor is one byte value in use, and the strings checked wherever it
 // occurs. The anchor keeps its next occurrence that checked true: the
@@ -156,12 +156,16 @@ func permute(ents []entry, from []uint64) {
 // find returns the first place, from entry ent at position p of anchor byte
 // c on, where an entry of a holds.
 func (sc *Scanner) find(a *anchor, c byte, p, ent int) (int, int) {
+	n := 0 // occurrences turned down, for the signal
 	for p < len(sc.b) {
 		if i := sc.check(a, p, ent); i >= 0 {
+			sc.cands += n
 			return p, i
 		}
+		n++
 		p, ent = indexFrom(sc.b, p+1, c), 0
 	}
+	sc.cands += n
 	return len(sc.b), 0
 }
 
@@ -219,38 +223,15 @@ func (sc *Scanner) holds(e *entry, p int) bool {
 	return !sc.off[e.id] && e.lit.at(sc.b, s)
 }
 
-// chooseFirst anchors each string still searched for on its first byte
-// (lit.first), for the first runs: it needs no keys and no cover.
-func (t *tuner) chooseFirst(sc *Scanner) {
-	sc.clearAnchors()
-	t.chosenEst = t.est
-	sc.w.on = false
-	sc.first = true
-	if sc.live == sc.set.live {
-		// Every string: the Set's first anchors, placed once for all its
-		// Scanners.
-		placed := false
-		sc.set.firstOnce.Do(func() {
-			t.placeFirst(sc)
-			sc.set.firstAnchors, placed = sc.snapshot(), true
-		})
-		if !placed {
-			sc.restore(&sc.set.firstAnchors)
-		}
-		return
-	}
-	t.placeFirst(sc)
-}
-
-// placeFirst anchors each string still searched for on its first byte.
-func (t *tuner) placeFirst(sc *Scanner) {
-	t.picks = t.picks[:0]
-	for id, l := range sc.set.lits {
-		if !sc.off[id] {
-			t.picks = append(t.picks, pick{id: int32(id), off: l.first, key: int16(keyOf(l.text[l.first], l.fold))})
-		}
-	}
-	sc.place(t.picks)
+// anchors is a Scanner's anchor search: the anchor bytes in use and the
+// strings checked wherever each occurs.
+type anchors struct {
+	by     [256]anchor      // by byte value
+	active []byte           // the anchor bytes in use, in increasing order
+	ents   []entry          // the anchors' entries, one after the other
+	idxs   [][2][257]uint16 // the anchors' tables, in the order of active
+	shared bool             // ents and idxs are the Set's first anchors': read only
+	keys   []uint64         // room to sort an anchor's entries (index)
 }
 
 // placed is a Scanner's anchors, shared read only by the Scanners that
@@ -262,108 +243,95 @@ type placed struct {
 	idxs    [][2][257]uint16
 }
 
-// snapshot returns sc's anchors; sc no longer writes to their arrays.
-func (sc *Scanner) snapshot() placed {
-	p := placed{active: slices.Clone(sc.active), ents: sc.ents, idxs: sc.idxs}
-	for _, c := range sc.active {
-		p.anchors = append(p.anchors, sc.anchors[c])
+// snapshot returns a's anchors; a no longer writes to their arrays.
+func (a *anchors) snapshot() placed {
+	p := placed{active: slices.Clone(a.active), ents: a.ents, idxs: a.idxs}
+	for _, c := range a.active {
+		p.anchors = append(p.anchors, a.by[c])
 	}
-	sc.shared = true
+	a.shared = true
 	return p
 }
 
-// restore sets sc's anchors to p's, shared until sc next chooses.
-func (sc *Scanner) restore(p *placed) {
-	sc.active = append(sc.active, p.active...)
+// restore sets a's anchors to p's, shared until a is placed again.
+func (a *anchors) restore(p *placed) {
+	a.active = append(a.active[:0], p.active...)
 	for i, c := range p.active {
-		sc.anchors[c] = p.anchors[i]
-		sc.t.used[c] = true
+		a.by[c] = p.anchors[i]
 	}
-	sc.ents, sc.idxs, sc.shared = p.ents, p.idxs, true
-	sc.chosenLive = sc.live
+	a.ents, a.idxs, a.shared = p.ents, p.idxs, true
 }
 
-// pickAll returns the strings still searched for that the SIMD search does
-// not take, each on the rarest key of the cover it holds.
-func (t *tuner) pickAll(sc *Scanner) []pick {
-	t.picks = t.picks[:0]
-	for id, l := range sc.set.lits {
-		if sc.off[id] || sc.w.covers(id) {
-			continue
-		}
-		best, bestFreq := -1, 0.0
-		for _, k := range sc.set.keys[id] {
-			if !t.chosen[k] {
-				continue
-			}
-			if f := t.freq(int(k)); best < 0 || f < bestFreq {
-				best, bestFreq = int(k), f
-			}
-		}
-		off := 0
-		for keyOf(l.text[off], l.fold) != best {
-			off++
-		}
-		t.picks = append(t.picks, pick{id: int32(id), off: int32(off), key: int16(best)})
+// clone returns a copy of a that shares nothing with it that a writes to.
+func (a *anchors) clone() anchors {
+	c := *a
+	c.active, c.keys = append(make([]byte, 0, 256), a.active...), nil
+	if a.shared {
+		return c
 	}
-	return t.picks
+	n := 0
+	for _, b := range a.active {
+		n += len(a.by[b].ents)
+	}
+	c.ents, c.idxs = make([]entry, 0, n), make([][2][257]uint16, len(a.active))
+	for j, b := range a.active {
+		x := &c.by[b]
+		from := len(c.ents)
+		c.ents = append(c.ents, x.ents...)
+		x.ents = c.ents[from:len(c.ents):len(c.ents)]
+		c.idxs[j] = *x.idx
+		x.idx = &c.idxs[j]
+	}
+	return c
 }
 
-// clearAnchors takes every anchor out of use.
-func (sc *Scanner) clearAnchors() {
-	for _, c := range sc.active {
-		sc.anchors[c] = anchor{}
-		sc.t.used[c] = false
+// clear takes every anchor out of use.
+func (a *anchors) clear() {
+	for _, c := range a.active {
+		a.by[c] = anchor{}
 	}
-	sc.active = sc.active[:0]
+	a.active = a.active[:0]
 }
 
-// place anchors each string of picks on the bytes of its key.
-func (sc *Scanner) place(picks []pick) {
+// place anchors each string of picks, of lits, on the bytes of its key.
+func (a *anchors) place(lits []lit, picks []pick) {
+	a.clear()
 	var count [256]int32 // the entries of each anchor byte
 	for _, p := range picks {
-		for _, c := range sc.t.bytes(int(p.key)) {
+		for _, c := range keyBytes(int(p.key)) {
 			count[c]++
 		}
 	}
 	// The entries of all the anchors share one array, and their tables
-	// another: choosing again allocates nothing.
+	// another: placing again allocates nothing.
 	n := 0
 	for c, m := range count {
 		if m > 0 {
-			sc.active = append(sc.active, byte(c))
-			sc.t.used[c] = true
+			a.active = append(a.active, byte(c))
 			n += int(m)
 		}
 	}
-	if cap(sc.ents) < n || sc.shared {
-		sc.ents = make([]entry, n)
+	if cap(a.ents) < n || a.shared {
+		a.ents = make([]entry, n)
 	}
-	if len(sc.idxs) < len(sc.active) || sc.shared {
-		sc.idxs = make([][2][257]uint16, len(sc.active))
+	if len(a.idxs) < len(a.active) || a.shared {
+		a.idxs = make([][2][257]uint16, len(a.active))
 	}
-	sc.shared = false
+	a.shared = false
 	n = 0
-	for _, c := range sc.active {
-		sc.anchors[c].ents = sc.ents[n : n : n+int(count[c])]
+	for _, c := range a.active {
+		a.by[c].ents = a.ents[n : n : n+int(count[c])]
 		n += int(count[c])
 	}
 	for _, p := range picks {
-		e := entry{lit: &sc.set.lits[p.id], id: p.id, off: p.off}
-		for _, c := range sc.t.bytes(int(p.key)) {
-			sc.anchors[c].add(e)
+		e := entry{lit: &lits[p.id], id: p.id, off: p.off}
+		for _, c := range keyBytes(int(p.key)) {
+			a.by[c].add(e)
 		}
 	}
-	for j, c := range sc.active {
-		sc.t.sortKeys = sc.anchors[c].index(&sc.idxs[j], sc.t.sortKeys)
+	for j, c := range a.active {
+		a.keys = a.by[c].index(&a.idxs[j], a.keys)
 	}
-	sc.chosenLive = sc.live
-}
-
-// pick is a string anchored on a key, off bytes after its start.
-type pick struct {
-	id, off int32
-	key     int16
 }
 
 // add anchors entry e on a.

@@ -7,23 +7,25 @@ import (
 
 // What the lookups of a run cost per byte of text, with 8 and with 16
 // buckets, and each candidate they let through, in anchor occurrences
-// found and checked, as the tuner counts its costs (see indexPass): an
+// found and checked, as the choice counts its costs (see indexPass): an
 // occurrence costs about as much as the AVX2 lookup of 140 bytes in 8
 // buckets, or 85 in 16, the AVX-512 one of 250 or 180, or a candidate and
 // a quarter. Measured, then leaning to the anchors where the two come
 // close.
 const candCost = 0.8
 
-// lookupCost is what a lookup costs per byte of text, with 8 buckets and
-// with 16.
-type lookupCost struct{ narrow, wide float64 }
-
-// pass returns what sc's lookups cost.
-func (sc *Scanner) pass() lookupCost {
-	if sc.simd512 {
-		return lookupCost{narrow: 1.0 / 250, wide: 1.0 / 180}
+// lookupCost returns what sc's lookup costs per byte of text, with 8
+// buckets (narrow) or 16.
+func (sc *Scanner) lookupCost(narrow bool) float64 {
+	switch {
+	case sc.simd512 && narrow:
+		return 1.0 / 250
+	case sc.simd512:
+		return 1.0 / 180
+	case narrow:
+		return 1.0 / 140
 	}
-	return lookupCost{narrow: 1.0 / 140, wide: 1.0 / 85}
+	return 1.0 / 85
 }
 
 // mass is the share of bytes of text whose nibbles are in lo and hi.
@@ -42,11 +44,12 @@ func mass(est *[256]float64, lo, hi uint16) float64 {
 // costs less with their candidates, and fills the tables.
 func (sc *Scanner) fillBuckets() {
 	w := &sc.w
-	w.order = w.order[:0]
+	order := w.cov.order[:0]
 	for i := range w.wins {
-		w.order = append(w.order, int32(i))
+		order = append(order, int32(i))
 	}
-	slices.SortFunc(w.order, func(a, b int32) int {
+	w.cov.order = order
+	slices.SortFunc(order, func(a, b int32) int {
 		if x, y := w.wins[a].est, w.wins[b].est; x != y {
 			if x > y {
 				return -1
@@ -58,71 +61,17 @@ func (sc *Scanner) fillBuckets() {
 	// Up to 8 windows, each has a bucket of its own on the narrow lookup.
 	// The 16 buckets are weighed first as assignBytes fills them quickly,
 	// and filled again with the sample's text when they are taken.
-	pass := sc.pass()
 	wide := 0.0
 	if len(w.wins) > 8 {
-		wide = pass.wide + sc.assign(numBuckets, false)*candCost
+		wide = sc.lookupCost(false) + sc.assign(numBuckets, false)*candCost
 	}
-	narrow := pass.narrow + sc.assign(8, true)*candCost
-	w.narrow, w.cost = true, narrow
-	w.leakCands, w.leakBytes, w.seenCands, w.seenBytes = 0, 0, 0, 0
-	if len(w.wins) > 8 && wide < narrow {
-		w.narrow, w.cost = false, pass.wide+sc.assign(numBuckets, true)*candCost
+	w.narrow, w.cands = true, sc.assign(8, true)
+	w.cost = sc.lookupCost(true) + w.cands*candCost
+	if len(w.wins) > 8 && wide < w.cost {
+		w.narrow, w.cands = false, sc.assign(numBuckets, true)
+		w.cost = sc.lookupCost(false) + w.cands*candCost
 	}
 	sc.fillTables()
-}
-
-// leakSpan is how many bytes of text the 8 buckets' candidates are counted
-// over before they are weighed against the 16's.
-const leakSpan = 4 << 20
-
-// checkNarrow, at the end of a run searched through, moves the windows to
-// 16 buckets when the 8 let through more candidates a byte than the 16
-// would cost more (with few: see lookupCost), counted over leakSpan bytes
-// of text: one run of text of another kind does not move them. The buckets
-// rest on a sample, and other text may let through several times as many:
-// the first time, the 8 are filled again with part of this run's text
-// beside the sample's (when the buckets are weighed on text: assignBytes).
-func (sc *Scanner) checkNarrow() {
-	w := &sc.w
-	w.seenCands, w.seenBytes = w.seenCands+w.cands, w.seenBytes+len(sc.b)
-	limit := sc.limit()
-	if w.on && w.narrow && len(w.wins) > 8 {
-		// a window's own matches are as many on 16 buckets: see hits.go
-		w.leakCands, w.leakBytes = w.leakCands+w.cands-w.runHits, w.leakBytes+len(sc.b)
-		switch tr := sc.t.grams; {
-		case float64(w.leakCands) <= limit*leakSpan:
-		case !w.refilled && sc.simd512 && tr != nil && len(sc.b) >= simSample:
-			w.refilled = true
-			tr.leakN = copy(tr.leakText[:], sc.b[len(sc.b)/2:])
-			sc.fillBuckets()
-		default:
-			sc.assign(numBuckets, true)
-			w.narrow = false
-			sc.fillTables()
-		}
-		if w.leakBytes >= leakSpan {
-			w.leakCands, w.leakBytes = 0, 0
-		}
-	}
-}
-
-// limit is how many candidates a byte of text the 8 buckets may let
-// through before the 16 cost less.
-func (sc *Scanner) limit() float64 {
-	pass := sc.pass()
-	return (pass.wide - pass.narrow) / candCost
-}
-
-// fine reports whether the SIMD search takes every string and, on 8
-// buckets, has let through fewer candidates since they were filled than
-// would move it to 16, over a MiB of text or more: then a look at the
-// bytes' frequencies that finds them moved does not choose again. Text of
-// two kinds in turn (a build's commands and its tests' output) moves them
-// at every look, and windows chosen on one kind let the other through.
-func (sc *Scanner) fine() bool {
-	w := &sc.w
-	return w.on && w.narrow && len(sc.active) == 0 && w.seenBytes >= 1<<20 && float64(w.seenCands) < sc.limit()*float64(w.seenBytes)
 }
 
 // assign puts the windows into nb buckets, the most frequent first, each
@@ -133,7 +82,7 @@ func (sc *Scanner) assign(nb int, trial bool) float64 {
 	if sc.simd512 {
 		return sc.assignBytes(nb, trial)
 	}
-	est := &sc.t.est
+	est := &sc.tn.est.bytes
 	var lo, hi [numBuckets][winSize]uint16
 	return sc.w.greedy(nb, func(b int, v *win) float64 {
 		p := 1.0
@@ -156,10 +105,10 @@ func (sc *Scanner) assign(nb int, trial bool) float64 {
 // blended: at each placing with inGreedy, else once the buckets are filled,
 // which costs a tenth as much.
 func (sc *Scanner) assignBytes(nb int, inGreedy bool) float64 {
-	est := &sc.t.est
+	est := &sc.tn.est.bytes
 	var set [numBuckets][winSize]byteSet
 	var mass [numBuckets][winSize]float64
-	s := sc.w.trial(sc.t.grams)
+	s := sc.w.trial(sc.tn.est.grams)
 	blend := func(count int, p float64) float64 {
 		return (float64(count) + p*priorWeight) / (float64(s.n) + priorWeight)
 	}
@@ -194,21 +143,16 @@ func (sc *Scanner) assignBytes(nb int, inGreedy bool) float64 {
 	return total
 }
 
-// trial returns w's trials of the lookups, loaded with the text of the
-// sample tr kept (and of a run that let through too many, see
-// checkNarrow), or nil when there is none.
-func (w *windows) trial(tr *grams) *sim {
-	if tr == nil || tr.estTextN < simSample {
+// trial returns w's trials of the lookups, loaded with the text g kept, or
+// nil when it kept too little.
+func (w *windows) trial(g *gramEst) *sim {
+	if g == nil || g.textN < simSample {
 		return nil
 	}
 	if w.sim == nil {
 		w.sim = new(sim)
 	}
-	if tr.leakN > 0 {
-		w.sim.load(tr.estText[:simSample-tr.leakN], tr.leakText[:tr.leakN])
-	} else {
-		w.sim.load(tr.estText[:tr.estTextN], nil)
-	}
+	w.sim.load(g.text[:g.textN], nil)
 	return w.sim
 }
 
@@ -222,7 +166,7 @@ func (w *windows) trial(tr *grams) *sim {
 func (w *windows) greedy(nb int, with func(b int, v *win) float64, refine func(b int, v *win, p float64) float64, add func(b int, v *win)) float64 {
 	var cand, fine [numBuckets]float64 // by bucket: with's candidates, and refine's
 	total := 0.0
-	for _, i := range w.order {
+	for _, i := range w.cov.order {
 		v := &w.wins[i]
 		var more [numBuckets]float64
 		best := 0

@@ -25,18 +25,18 @@ func (sc *Scanner) fillTables() {
 		w.byBucket[count[b]] = int32(i)
 		count[b]++
 	}
-	w.t = tables{}
+	w.tab = tables{}
 	for b := range numBuckets {
 		h, bit := b/8, byte(1)<<(b%8)
 		for j := range winSize {
 			for l := range 16 {
 				if lo[b][j]&(1<<l) != 0 {
-					w.t.lo[h][j][l] |= bit
-					w.t.lo[h][j][l+16] |= bit
+					w.tab.lo[h][j][l] |= bit
+					w.tab.lo[h][j][l+16] |= bit
 				}
 				if hi[b][j]&(1<<l) != 0 {
-					w.t.hi[h][j][l] |= bit
-					w.t.hi[h][j][l+16] |= bit
+					w.tab.hi[h][j][l] |= bit
+					w.tab.hi[h][j][l+16] |= bit
 				}
 			}
 		}
@@ -46,8 +46,8 @@ func (sc *Scanner) fillTables() {
 		h, bit := v.bucket/8, byte(1)<<(v.bucket%8)
 		for j := range winSize {
 			c, alt := v.byteAt(j)
-			w.t.full[h][j][c] |= bit
-			w.t.full[h][j][alt] |= bit
+			w.tab.full[h][j][c] |= bit
+			w.tab.full[h][j][alt] |= bit
 		}
 	}
 	w.filter = [filterSize / 64]uint64{}

@@ -2,65 +2,95 @@
 // exact or with ASCII letters in either case: the search that picks out the
 // output lines worth a regular expression.
 //
-// Each string is found through one of its bytes, its anchor (anchor.go),
-// chosen from time to time on the text seen (tune.go) so that the strings
-// share few and rare anchors. Strings on the same anchor share its search, and every anchor
-// byte is searched with bytes.IndexByte, which the standard library
-// vectorises: text where no anchor occurs is crossed at memory speed.
+// Each string is found through one of its bytes, its anchor (anchor.go):
+// every anchor byte is searched with bytes.IndexByte, which the standard
+// library vectorises, and strings on the same anchor share its search. On
+// amd64 with AVX2, the strings of four bytes and more may be found instead
+// in one pass over the text that looks up 32 or 64 positions at a time
+// against windows of four bytes of theirs, as the Teddy searcher does
+// (window.go). Both searches report the same occurrences; the purego build
+// tag leaves only the first.
 //
-// Where that costs more, on amd64 with AVX2, the strings of four bytes and
-// more are found instead in one pass over the text that looks up 32
-// positions at a time against windows of four bytes of theirs (window.go).
-// Both searches report the same occurrences; the purego build tag leaves
-// only the first.
+// A Scanner starts on anchors chosen when its Set is built. Once it has
+// seen warmup bytes, it chooses from a sample of the text which search
+// takes each string, and on which bytes (choose.go); after that, one signal
+// alone makes it choose again: the candidates it turns down beyond what
+// the choice expected, adding up to cutover. README.md teaches the
+// algorithm with a worked example, and says what measured each constant.
 package literal
 
 import "bytes"
 
 // Scanner searches one run of bytes at a time for the Strings of a Set. It
-// keeps what it learnt about the text (which bytes are rare) from one run to
-// the next. A Scanner is not safe for concurrent use.
+// keeps what it learnt about the text from one run to the next. A Scanner
+// is not safe for concurrent use.
 type Scanner struct {
 	set  *Set
-	off  []bool // strings no longer searched for
+	off  []bool // by string: no longer searched for
 	live int    // strings still searched for
-	b    []byte
+	b    []byte // the run being searched
+	cur  int    // the anchor byte whose entries are being checked, curWindows, or -1
 
-	anchors [256]anchor      // by byte value
-	active  []byte           // the anchor bytes in use, in increasing order
-	ents    []entry          // the anchors' entries, one after the other
-	idxs    [][2][257]uint16 // the anchors' tables, in the order of active
-	shared  bool             // ents and idxs are the Set's first anchors': read only
-	cur     int              // the anchor whose entries are being checked, -1 none
+	// cands counts the candidates turned down in the run (anchor
+	// occurrences, window candidates where no string holds): the
+	// signal's one input.
+	cands int
+	tn    tuning
 
-	tuned  bool // the anchors have been chosen
-	first  bool // they are the strings' first bytes (tuner.chooseFirst)
-	untune int  // bytes to search before the anchors are chosen again
-	// every is how many bytes from one look at the frequencies to the
-	// next: retune, doubled at each look, up to maxRetune.
-	every  int
-	retune bool // Disable changed the strings: choose again at the next Reset
-	// chosenLive is how many strings were searched for when the anchors
-	// were last chosen.
-	chosenLive int
-	t          tuner
+	a anchors // the anchor search
+	w windows // the SIMD search
 
-	simd    bool    // strings of winSize bytes or more may be searched by w
-	simd512 bool    // w looks up with AVX-512, 64 positions at a time
-	w       windows // the SIMD search
+	simd    bool // strings of winSize bytes or more may be searched by w
+	simd512 bool // w looks up with AVX-512, 64 positions at a time
 	// forceSIMD has w take every string it can, whatever the anchors
 	// would cost, from the first run on: for the tests.
 	forceSIMD bool
 }
 
+// tuning is when a Scanner chooses, and what it has learnt for choosing.
+type tuning struct {
+	fromText bool    // the search in place was chosen from the text; else the first anchors
+	sampling bool    // a choice is due: the sample is being gathered
+	bytes    int     // searched since the last choice, or since the start
+	excess   float64 // after the first choice, the signal: see count
+	// expect is the candidates a byte the choice estimated it would turn
+	// down.
+	expect  float64
+	choices int // how many choices were made, for the tests
+	// chosenLive is how many strings were searched for at the last
+	// choice.
+	chosenLive int
+	smp        *sample   // the text gathered for the next choice; nil before the first
+	est        estimates // what the samples taught
+	cov        cover     // the choice's workspace
+}
+
+// When a Scanner chooses. The first runs search by the first anchors, chosen
+// when the Set was built (FirstAnchors): a command that prints less than
+// warmup bytes never pays for a choice. Then a choice is made from a sample
+// of the text, which also estimates how many candidates a byte its search
+// will turn down. After it, one signal: the candidates turned down beyond
+// what is allowed, twice (slack) the estimate and at least one per candGap
+// bytes (a candidate a KiB costs about what an IndexByte pass does), added
+// up over the runs and never below zero. When it reaches cutover, about
+// what a choice costs, the search chooses again from the next runs' text.
+const (
+	warmup  = 64 << 10
+	candGap = 1024
+	slack   = 2
+	cutover = 8192
+)
+
 // NewScanner returns a Scanner for s.
 func (s *Set) NewScanner() *Scanner {
-	sc := &Scanner{set: s, off: make([]bool, len(s.lits)), cur: -1, active: make([]byte, 0, 256), simd: haveSIMD, simd512: haveSIMD && have512}
-	sc.t.covered = make([]bool, len(s.lits))
+	sc := &Scanner{set: s, off: make([]bool, len(s.lits)), cur: -1, simd: haveSIMD, simd512: haveSIMD && have512}
+	sc.a.active = make([]byte, 0, 256)
+	sc.tn.cov.covered = make([]bool, len(s.lits))
 	for i, l := range s.lits {
 		sc.off[i] = len(l.text) == 0 // never found
 	}
 	sc.live = s.live
+	sc.chooseFirst()
 	return sc
 }
 
@@ -69,72 +99,65 @@ func (sc *Scanner) Disable(id int) {
 	if !sc.off[id] {
 		sc.off[id] = true
 		sc.live--
-		sc.retune = true
 	}
 }
 
 // Live reports whether some string is still searched for.
 func (sc *Scanner) Live() bool { return sc.live > 0 }
 
-// Chosen reports whether sc has chosen its anchors from the text seen:
-// the first runs search by the strings' first bytes (String.At) instead.
-func (sc *Scanner) Chosen() bool { return sc.tuned && !sc.first }
-
-// The anchors are chosen again after retune bytes, from a sample of the
-// run at hand; sooner while little text has been seen; later at each look,
-// up to maxRetune: text of two kinds in turn (a build's commands and its
-// tests' output) would otherwise make every look choose, at more than the
-// search of the MiB between costs, and a look that chooses nothing still
-// costs a tenth of that search.
-const (
-	retune    = 1 << 20
-	maxRetune = 64 << 20
-	sample    = 8 << 10
-	warmup    = 64 << 10
-)
+// Chosen reports whether sc has chosen its search from the text seen: the
+// first runs search by the strings' first bytes (String.At) instead.
+func (sc *Scanner) Chosen() bool { return sc.tn.fromText }
 
 // Reset starts the search of b. Next then reports the occurrences in b.
-// The first runs find each string by the byte its String.At names, or its
-// rarest; the anchors are chosen from the text after warmup bytes, then
-// again every retune bytes or more (see maxRetune) when the bytes'
-// frequencies moved, each time from the first sample bytes seen once the
-// time has come (runs of a line or two add up), and after Disable. The
-// SIMD search is weighed at each choice.
+// When a choice is due, b's first bytes go into the sample, and once it is
+// full the search is chosen before b is searched.
 func (sc *Scanner) Reset(b []byte) {
-	sc.checkHits(len(sc.b))
+	sc.count(len(sc.b))
 	sc.b, sc.cur = b, -1
+	if sc.forceSIMD && !sc.tn.fromText {
+		sc.startSample()
+		sc.tn.smp.add(b, sc.simd)
+		sc.choose()
+	} else if sc.tn.sampling && sc.tn.smp.add(b, sc.simd) {
+		sc.choose()
+	}
+	for _, c := range sc.a.active {
+		sc.a.by[c].at = -1
+	}
+	sc.w.reset()
+}
+
+// count adds the run of n bytes just searched, and the candidates it turned
+// down, to the signal, and starts a sample when a choice is due.
+func (sc *Scanner) count(n int) {
+	tn := &sc.tn
+	cands := sc.cands
+	sc.cands = 0
+	tn.bytes += n
 	switch {
-	case !sc.tuned:
-		sc.t.add(b)
-		sc.t.estimate()
-		if sc.forceSIMD {
-			sc.t.choose(sc)
-		} else {
-			sc.t.chooseFirst(sc)
+	case tn.sampling:
+	case !tn.fromText:
+		if tn.bytes >= warmup {
+			sc.startSample()
 		}
-		sc.tuned, sc.untune, sc.every = true, warmup, retune
-	case sc.untune <= 0:
-		if sc.simd && sc.t.grams == nil {
-			sc.t.grams = new(grams) // from the first choice from the text on, as the windows
+	default:
+		allow := max(slack*tn.expect, 1/float64(candGap))
+		tn.excess = max(tn.excess+float64(cands)-allow*float64(n), 0)
+		if tn.excess >= float64(cutover) {
+			sc.startSample()
 		}
-		if sc.t.add(b); sc.t.n >= sample {
-			sc.w.rechosen = 0
-			if sc.t.estimate(); sc.first || sc.t.moved() && !sc.fine() || sc.simd && !sc.w.tried {
-				sc.t.choose(sc)
-			}
-			sc.every = min(2*sc.every, maxRetune)
-			sc.untune = sc.every
-		}
-	case sc.retune:
-		sc.t.choose(sc)
 	}
-	sc.retune = false
-	sc.untune -= len(b)
-	for _, c := range sc.active {
-		sc.anchors[c].at = -1
+}
+
+// startSample starts gathering the sample of the next choice.
+func (sc *Scanner) startSample() {
+	tn := &sc.tn
+	if tn.smp == nil {
+		tn.smp = new(sample)
 	}
-	sc.w.at, sc.w.next, sc.w.pend, sc.w.ended = -1, 0, sc.w.pend[:0], false
-	sc.w.t.n, sc.w.ci, sc.w.bits, sc.w.cands, sc.w.runHits = 0, -1, 0, 0, 0
+	tn.smp.clear()
+	tn.sampling = true
 }
 
 // Next returns the next occurrence in the run given to Reset: its start and
@@ -147,7 +170,7 @@ func (sc *Scanner) Next() (start, id int, ok bool) {
 	case sc.cur == curWindows:
 		sc.wnext()
 	case sc.cur >= 0:
-		a := &sc.anchors[sc.cur]
+		a := &sc.a.by[sc.cur]
 		a.at, a.ent = sc.find(a, byte(sc.cur), a.at, a.ent+1)
 	}
 	best, at := -1, len(b)
@@ -159,8 +182,8 @@ func (sc *Scanner) Next() (start, id int, ok bool) {
 			best, at = curWindows, sc.w.at
 		}
 	}
-	for _, c := range sc.active {
-		a := &sc.anchors[c]
+	for _, c := range sc.a.active {
+		a := &sc.a.by[c]
 		if a.at < 0 {
 			a.at, a.ent = sc.find(a, c, indexFrom(b, 0, c), 0)
 		}
@@ -176,7 +199,7 @@ func (sc *Scanner) Next() (start, id int, ok bool) {
 		e := sc.w.pend[sc.w.pi]
 		return at - int(e.off), int(e.id), true
 	}
-	e := &sc.anchors[best].ents[sc.anchors[best].ent]
+	e := &sc.a.by[best].ents[sc.a.by[best].ent]
 	return at - int(e.off), int(e.id), true
 }
 
@@ -197,37 +220,18 @@ func indexFrom(b []byte, from int, c byte) int {
 }
 
 // Clone returns a new Scanner for sc's Set with every string searched for
-// again, and, when sc's anchors were last chosen for every string, those
-// anchors: a later run of the same command starts with what sc learnt
-// instead of from the strings' first bytes. sc is only read.
+// again, and, when sc's search was last chosen for every string, that
+// search and what sc learnt: a later run of the same command starts where
+// sc is instead of from the first anchors. sc is only read.
 func (sc *Scanner) Clone() *Scanner {
 	c := sc.set.NewScanner()
 	c.simd, c.simd512, c.forceSIMD = sc.simd, sc.simd512, sc.forceSIMD
-	if !sc.tuned || sc.chosenLive != c.live {
+	if !sc.tn.fromText || sc.tn.chosenLive != c.live {
 		return c
 	}
-	c.t.est = sc.t.est
-	if sc.t.grams != nil {
-		g := sc.t.grams
-		c.t.grams = &grams{est: g.est, estN: g.estN, estText: g.estText, estTextN: g.estTextN, leakText: g.leakText, leakN: g.leakN}
-	}
-	c.active = append(c.active, sc.active...)
-	n := 0
-	for _, b := range sc.active {
-		n += len(sc.anchors[b].ents)
-	}
-	c.ents, c.idxs = make([]entry, 0, n), make([][2][257]uint16, len(sc.active))
-	for j, b := range sc.active {
-		a := sc.anchors[b]
-		from := len(c.ents)
-		c.ents = append(c.ents, a.ents...)
-		a.ents = c.ents[from:len(c.ents):len(c.ents)]
-		c.idxs[j] = *a.idx
-		a.idx = &c.idxs[j]
-		c.anchors[b] = a
-		c.t.used[b] = true
-	}
+	c.tn.est = sc.tn.est.clone()
+	c.a = sc.a.clone()
 	c.w = sc.w.clone()
-	c.tuned, c.first, c.untune, c.every, c.chosenLive = true, sc.first, warmup, retune, c.live
+	c.tn.fromText, c.tn.chosenLive = true, c.live
 	return c
 }

@@ -3,7 +3,6 @@ package literal
 import (
 	"bytes"
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -225,50 +224,6 @@ func testRetune(t *testing.T, simd path) {
 	}
 }
 
-// TestLooksBackOff checks that the looks at the frequencies grow rarer, up
-// to maxRetune apart, whether the text's kind changes at every look (each
-// look chooses again) or never does (no look chooses), while occurrences
-// are still found.
-func TestLooksBackOff(t *testing.T) {
-	ss := []String{{Text: "connection refused"}, {Text: "timed out", Fold: true}}
-	kinds := [][]byte{
-		bytes.Repeat([]byte("abc connection refused 123\n"), 10<<10),
-		bytes.Repeat([]byte("zzzzq qqqq TIMED OUT\n"), 12<<10),
-	}
-	for _, tt := range []struct {
-		name  string
-		alter bool // the run each look samples is of the other kind
-	}{
-		{"one kind", false},
-		{"two kinds in turn", true},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			sc := newScanner(ss, pureGo)
-			kind := 0
-			var seen []int
-			for run := 0; run < 1000 && sc.every < maxRetune; run++ {
-				if tt.alter && sc.tuned && sc.untune <= 0 {
-					kind ^= 1
-				}
-				if run < 4 {
-					check(t, ss, sc, kinds[kind])
-				} else {
-					sc.Reset(kinds[kind])
-					for _, _, ok := sc.Next(); ok; _, _, ok = sc.Next() {
-					}
-				}
-				if len(seen) == 0 || seen[len(seen)-1] != sc.every {
-					seen = append(seen, sc.every)
-				}
-			}
-			want := []int{retune, 2 * retune, 4 * retune, 8 * retune, 16 * retune, 32 * retune, maxRetune}
-			if !slices.Equal(seen, want) {
-				t.Fatalf("bytes between looks %v, want %v", seen, want)
-			}
-		})
-	}
-}
-
 func FuzzScanner(f *testing.F) {
 	f.Add([]byte("timed out\nTIMED OUT\nconnection refused"), "timed out", "refused", "Out")
 	f.Add([]byte("aaaa\nab\n"), "aa", "a", "b")
@@ -295,7 +250,7 @@ func fuzzScanner(t *testing.T, simd path, text []byte, a, b, c string) {
 		check(t, ss, sc.Clone(), text)
 		// the text repeated, so that its bytes' counts choose the anchors
 		if len(text) > 0 {
-			long := bytes.Repeat(text, sample/len(text)+1)
+			long := bytes.Repeat(text, sampleSize/len(text)+1)
 			check(t, ss, newScanner(ss, simd), long)
 		}
 		// the first runs searching by the bytes FirstAnchors chose
@@ -303,61 +258,6 @@ func fuzzScanner(t *testing.T, simd path, text []byte, a, b, c string) {
 			ss[i].At = at
 		}
 		check(t, ss, newScanner(ss, simd), text)
-	}
-}
-
-// TestFirstAnchors: the first runs search each string by the byte its At
-// names, from the cover FirstAnchors chose over them all (few and rare
-// bytes), and the anchors are chosen from the text once enough of it has
-// been seen.
-func TestFirstAnchors(t *testing.T) {
-	ss := []String{
-		{Text: "connection refused"}, {Text: "Connection timed out"}, {Text: "connection reset by peer"},
-		{Text: "timed out", Fold: true}, {Text: "503 Service Unavailable"}, {Text: "x"}, {Text: ""},
-	}
-	at := FirstAnchors(ss)
-	want := map[byte]bool{}
-	for i, s := range ss {
-		if s.Text == "" {
-			if at[i] != 0 {
-				t.Errorf("the empty string has At %d, want 0", at[i])
-			}
-			continue
-		}
-		if at[i] < 1 || at[i] > len(s.Text) {
-			t.Fatalf("%q has At %d, outside it", s.Text, at[i])
-		}
-		ss[i].At = at[i]
-		c := s.Text[at[i]-1]
-		want[c] = true
-		if c = lower[c]; s.Fold && isLower(c) {
-			want[c], want[c-'a'+'A'] = true, true
-		}
-	}
-	if len(want) >= len(ss)-1 {
-		t.Errorf("the first anchors %v share no byte", want)
-	}
-	text := bytes.Repeat([]byte("GET /x 200 ok\nread: Connection timed out\n"), 4096)
-	for _, p := range paths() {
-		t.Run(name(p), func(t *testing.T) {
-			sc := newScanner(ss, p)
-			check(t, ss, sc, text[:100])
-			if p != pureGo {
-				return // forced, the SIMD search chooses on the first run
-			}
-			got := map[byte]bool{}
-			for _, c := range sc.active {
-				got[c] = true
-			}
-			if !maps.Equal(got, want) || sc.Chosen() {
-				t.Errorf("first run anchored on %q (chosen %t), want %q", sc.active, sc.Chosen(), slices.Collect(maps.Keys(want)))
-			}
-			check(t, ss, sc, text)
-			check(t, ss, sc, text)
-			if !sc.Chosen() {
-				t.Errorf("after %d bytes the anchors are still the first ones", 100+2*len(text))
-			}
-		})
 	}
 }
 
@@ -386,34 +286,4 @@ func benchScanner(b *testing.B, sc *Scanner, text []byte) {
 			}
 		}
 	}
-}
-
-// TestFirstAnchorsShared: the Scanners of one Set share the first runs'
-// anchors, placed once, and a Scanner that chooses its own from the text,
-// or after Disable, leaves the others' as they were.
-func TestFirstAnchorsShared(t *testing.T) {
-	ss := []String{{Text: "connection refused"}, {Text: "timed out", Fold: true}, {Text: "EOF"}, {Text: "x"}}
-	set := NewSet(ss)
-	text := []byte("dial: connection refused\nread: Timed Out\nTIMED OUT\nunexpected EOF\nxyz\n")
-	a, b, c := set.NewScanner(), set.NewScanner(), set.NewScanner()
-	check(t, ss, a, text)
-	check(t, ss, b, text)
-	if !a.shared || !b.shared || &a.ents[0] != &b.ents[0] {
-		t.Fatalf("the first anchors are not shared: %t %t", a.shared, b.shared)
-	}
-	if first, again := string(a.active), string(b.active); first != again || len(a.active) != len(set.firstAnchors.active) {
-		t.Fatalf("the first anchors are %q and %q, want the Set's %q", first, again, set.firstAnchors.active)
-	}
-	first := string(a.active)
-	// Text full of the first anchors' bytes, so that a chooses others.
-	long := bytes.Repeat([]byte(first+" "+first+"\n"), 64<<10/(2*len(first)+2)+sample)
-	check(t, ss, a, long)
-	check(t, ss, a, long)
-	if !a.Chosen() || a.shared || string(a.active) == first {
-		t.Fatalf("a has not chosen its own anchors (chosen %t, shared %t, %q)", a.Chosen(), a.shared, a.active)
-	}
-	b.Disable(0) // b chooses for the strings left
-	scanAll(t, b, text)
-	check(t, ss, c, text) // c still starts on the anchors a and b left
-	check(t, ss, c, append(slices.Clone(text), long...))
 }

@@ -48,21 +48,21 @@ func (sc *Scanner) wnext() {
 	w.pend, w.pi = w.pend[:0], 0
 	for {
 		for w.bits == 0 {
-			if w.ci+1 >= w.t.n && !sc.refill() {
+			if w.ci+1 >= w.tab.n && !sc.refill() {
 				w.at = len(sc.b)
 				return
 			}
 			w.ci++
-			w.bits = w.t.found[w.ci].bits
+			w.bits = w.tab.found[w.ci].bits
 		}
-		c := &w.t.found[w.ci]
-		w.cands++
+		c := &w.tab.found[w.ci]
 		k := bits.TrailingZeros32(w.bits)
 		w.bits &= w.bits - 1
 		if p := c.at + k; sc.verify(p, c.buckets(k)) {
 			w.at = p
 			return
 		}
+		sc.cands++
 	}
 }
 
@@ -70,18 +70,14 @@ func (sc *Scanner) wnext() {
 // reports false at the end of the run.
 func (sc *Scanner) refill() bool {
 	w, b := &sc.w, sc.b
-	w.ci, w.t.n = -1, 0
+	w.ci, w.tab.n = -1, 0
 	reach := 34 // how far past its start a block's lookup reads
 	if sc.simd512 {
 		reach = 66
 	}
-	for w.t.n == 0 {
+	for w.tab.n == 0 {
 		switch {
 		case w.next+winSize > len(b):
-			if !w.ended {
-				w.ended = true
-				sc.checkNarrow()
-			}
 			return false
 		case w.next+reach >= len(b):
 			sc.tail(reach)
@@ -98,13 +94,13 @@ func (sc *Scanner) lookup(b []byte, i int) int {
 	w := &sc.w
 	switch {
 	case sc.simd512 && w.narrow:
-		return scan512Narrow(&w.t, b, i)
+		return scan512Narrow(&w.tab, b, i)
 	case sc.simd512:
-		return scan512(&w.t, b, i)
+		return scan512(&w.tab, b, i)
 	case w.narrow:
-		return scanAVX2Narrow(&w.t, b, i)
+		return scanAVX2Narrow(&w.tab, b, i)
 	}
-	return scanAVX2(&w.t, b, i)
+	return scanAVX2(&w.tab, b, i)
 }
 
 // tail looks up the end of the run, from next on, where a block's lookup
@@ -118,8 +114,8 @@ func (sc *Scanner) tail(reach int) {
 		w.pad[i] = 0x80
 	}
 	sc.lookup(w.pad[:reach+1], 0)
-	for i := range w.t.n {
-		w.t.found[i].at += w.next
+	for i := range w.tab.n {
+		w.tab.found[i].at += w.next
 	}
 	w.next = len(sc.b)
 }
@@ -140,7 +136,6 @@ func (sc *Scanner) verify(p int, m uint16) bool {
 				continue
 			}
 			x.hits++
-			w.runHits++
 			if !x.ends && (p+winSize >= len(b) || !x.after.has(b[p+winSize])) {
 				continue
 			}

@@ -169,10 +169,10 @@ func (s *Set) keyIndex() {
 // a Scanner's does, and the presets make it when the program is built.
 func FirstAnchors(ss []String) []int {
 	sc := NewSet(ss).NewScanner()
-	sc.t.est = *prior()
-	sc.t.cover(sc)
+	sc.tn.est.bytes = *prior()
+	sc.cover()
 	at := make([]int, len(ss))
-	for _, p := range sc.t.pickAll(sc) {
+	for _, p := range sc.pickAll() {
 		at[p.id] = int(p.off) + 1
 	}
 	return at

@@ -8,9 +8,6 @@ import "math/bits"
 // bytes are far from independent (a bucket of "atch", "cann" and "lock"
 // lets through the "cach" of every "cache").
 
-// simSample is how many bytes of each sample the lookups are tried on.
-const simSample = 4 << 10
-
 const simWords = simSample / 64
 
 // sim tries the buckets' lookups on a sample of text.

@@ -11,12 +11,11 @@ import (
 // its first 16, looked up for 32 positions of the text at a time as the
 // Teddy searcher does: each window is in one of 8 or 16 buckets, and a
 // position is a candidate for a bucket when each of its four bytes has its
-// low and its high nibble in the bucket's tables for that byte (cover.go
-// chooses the windows, buckets.go their buckets, weighed on text in sim.go,
-// fill.go fills the tables, lookup.go and lookup_amd64.s look up, hits.go
-// watches the windows' matches); with AVX-512 (have512), 64
-// positions at a time, each byte whole in a table of the windows' own
-// bytes (lookup512_amd64.s). A candidate is turned down on a bitmap of the
+// low and its high nibble in the bucket's tables for that byte
+// (choosewin.go chooses the windows, buckets.go their buckets, weighed on
+// text in sim.go, fill.go fills the tables, lookup.go and lookup_amd64.s
+// look up); with AVX-512 (have512), 64 positions at a time, each byte
+// whole in a table of the windows' own bytes (lookup512_amd64.s). A candidate is turned down on a bitmap of the
 // windows, else its buckets' windows are compared, then the byte after the
 // window, and their strings checked as the anchors' are.
 
@@ -131,27 +130,17 @@ func (x *winIndex) index(lits []lit) {
 	}
 }
 
-// windows is a Scanner's SIMD search: the windows chosen and where it is in
-// the run.
+// windows is a Scanner's SIMD search: the windows chosen, their buckets and
+// tables, and where the search is in the run.
 type windows struct {
-	on    bool // the search is on: ready, and cheaper than the anchors
-	ready bool // windows are chosen for the strings still searched for
-	tried bool // windows were chosen once
-	// The candidates the 8 buckets let through: cands on a run,
-	// leakCands (less the windows' own matches) over leakBytes of text
-	// (see checkNarrow).
-	cands, runHits       int // on the run: candidates, and windows' matches
-	leakCands, leakBytes int
-	seenCands, seenBytes int     // since the buckets were filled (see fine)
-	refilled             bool    // the buckets were filled again on a run's text, since the windows were chosen
-	ended                bool    // the run was searched through, and checkNarrow done
-	cost                 float64 // what it costs, in occurrences per byte of text (see indexPass)
-	narrow               bool    // the windows are in buckets 0 to 7 alone
-	t                    tables
-	pick                 []int32 // by string: the window chosen, in wins, -1 none
-	pickOff              []int32 // by string: where in it the window is
-	wins                 []win   // the windows chosen
-	ents                 []went  // the strings of each window
+	on      bool    // the search is on: chosen, and cheaper than the anchors
+	narrow  bool    // the windows are in buckets 0 to 7 alone
+	cost    float64 // what it costs, in occurrences per byte of text (see indexPass)
+	cands   float64 // the candidates it lets through, per byte of text, as estimated
+	pick    []int32 // by string: the window chosen, in wins, -1 none
+	pickOff []int32 // by string: where in it the window is
+	wins    []win   // the windows chosen
+	ents    []went  // the strings of each window
 	// byBucket lists the windows of each bucket, from bucket[i] to
 	// bucket[i+1].
 	byBucket []int32
@@ -159,23 +148,18 @@ type windows struct {
 	// filter has the hashes of the windows chosen, in every case they
 	// match: a candidate that is none of them is turned down at once.
 	filter [filterSize / 64]uint64
-	mark   []int32   // by shared window: its place in wins plus one
-	heap   []ranked  // the shared windows, while covering
-	live   []int32   // by shared window: the strings not yet covered that hold it
-	est    []float64 // by shared window: how often it occurs, plus winCost
-	order  []int32   // the windows, most frequent first, while filling buckets
-	// hitBytes counts the bytes searched since checkHits last counted
-	// the windows' matches; obs has the windows seen matching too often,
-	// and rechosen the choices that made since the last look.
-	hitBytes int
-	obs      []observed
-	rechosen int
-	sim      *sim // the buckets tried on text, while filling them; nil before
+	tab    tables
+	cov    winCover // the choice's workspace
+	// seen is, by window of the Set's winIndex, the most matches a byte
+	// it was seen to have while chosen, where more than estimated
+	// (remember); nil before any.
+	seen []float32
+	sim  *sim // the buckets tried on text, while filling them; nil before
 
 	at   int      // the window position of the occurrences in pend; -1 not searched yet, len(b) none
 	pend []went   // the occurrences at at
 	pi   int      // the one reported last
-	ci   int      // the block of t.found being checked
+	ci   int      // the block of tab.found being checked
 	bits uint32   // its candidates not yet checked
 	next int      // the next block to look up
 	pad  [67]byte // the end of the run, padded for one block's lookup (tail)
@@ -193,7 +177,8 @@ type win struct {
 	// a folded one matches, unless ends: some string ends with it.
 	after byteSet
 	ends  bool
-	hits  int32 // its matches since checkHits last counted them
+	id    int32 // in the Set's winIndex
+	hits  int32 // its matches since it was chosen
 }
 
 // went is a string found through a window: the window is off bytes after
@@ -203,14 +188,18 @@ type went struct{ id, off int32 }
 // covers reports whether string id is searched through a window.
 func (w *windows) covers(id int) bool { return w.on && w.pick[id] >= 0 }
 
+// reset starts the search of a run.
+func (w *windows) reset() {
+	w.at, w.next, w.pend = -1, 0, w.pend[:0]
+	w.tab.n, w.ci, w.bits = 0, -1, 0
+}
+
 // clone returns a copy of w that shares nothing with it.
 func (w *windows) clone() windows {
 	c := *w
 	c.pick, c.pickOff = slices.Clone(w.pick), slices.Clone(w.pickOff)
 	c.wins, c.ents = slices.Clone(w.wins), slices.Clone(w.ents)
-	c.byBucket, c.order, c.heap = slices.Clone(w.byBucket), nil, nil
-	c.mark = make([]int32, len(w.mark))
-	c.live, c.est = make([]int32, len(w.live)), make([]float64, len(w.est))
-	c.pend, c.sim, c.obs = nil, nil, slices.Clone(w.obs)
+	c.byBucket = slices.Clone(w.byBucket)
+	c.cov, c.pend, c.sim, c.seen = winCover{}, nil, nil, slices.Clone(w.seen)
 	return c
 }

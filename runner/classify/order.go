@@ -1,6 +1,9 @@
 package classify
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Step is one step of the classification order: what it checks, and what
 // it makes of an attempt it decides. Classify takes the steps of Order in
@@ -22,12 +25,18 @@ type Step struct {
 	// when it always may.
 	Needs string
 
-	then   func(r *Rules) string
+	then   string                // what it makes of an attempt it decides
+	thenOf func(r *Rules) string // in place of then, when that depends on r
 	decide func(r *Rules, f Facts) (Decision, bool)
 }
 
 // Then says, for a person, what s makes of an attempt it decides under r.
-func (s Step) Then(r *Rules) string { return s.then(r) }
+func (s Step) Then(r *Rules) string {
+	if s.thenOf != nil {
+		return s.thenOf(r)
+	}
+	return s.then
+}
 
 // Applies reports whether s may decide under r: a step of a Kind needs a
 // rule of that kind, and a step that Needs something needs it.
@@ -47,31 +56,29 @@ func (s Step) Applies(r *Rules) bool {
 
 // Order returns the steps of the classification order, in the order
 // Classify takes them.
-func Order() []Step {
-	return []Step{
-		{Number: 1, Checks: "exit 0", Class: Success, then: says("success, unless the attempt was cut by its timeout or the deadline"), decide: (*Rules).exitZero},
-		{Number: 2, Checks: "the command cannot be started", Class: Permanent, then: says("permanent; retryable when the file is busy being written or the system is short of processes, memory or descriptors"), decide: (*Rules).cannotStart},
-		{Number: 3, Checks: "a --stop-if rule matched a line of the output", Kind: StopIf, Class: Permanent, then: says("permanent"), decide: (*Rules).stopIf},
-		{Number: 4, Checks: "a --stop-on rule lists the exit code, or timeout for an attempt cut by its timeout or the deadline", Kind: StopOn, Class: Permanent, then: says("permanent"), decide: (*Rules).stopOn},
-		{Number: 5, Checks: "a --retry-if rule matched a line of the output", Kind: RetryIf, Class: Retryable, then: says("retryable"), decide: (*Rules).retryIf},
-		{Number: 6, Checks: "a --retry-on rule lists the exit code, or timeout for an attempt cut by its timeout or the deadline", Kind: RetryOn, Class: Retryable, then: says("retryable"), decide: (*Rules).retryOn},
-		{Number: 7, Checks: "cut by its timeout or the deadline, or killed by a signal that retry neither sent nor forwarded", Class: Ambiguous, then: (*Rules).ambiguousThen, decide: (*Rules).cutOrKilled},
-		{Number: 8, Checks: "any other failure", Class: Permanent, Needs: "--retry-on or --retry-if rules are given",
-			then: says("permanent: --retry-on or --retry-if rules are given, and it matched none"), decide: (*Rules).notListed},
-		{Number: 9, Checks: "default", Class: Retryable, then: says("permanent for exit " + DefaultPermanent().String() + "; retryable for any other failure"), decide: (*Rules).byDefault},
-	}
-}
+func Order() []Step { return slices.Clone(order[:]) }
 
-// says returns a Then that is the same whatever the rules.
-func says(text string) func(*Rules) string {
-	return func(*Rules) string { return text }
+// order is the classification order. It holds only constants and
+// functions, so that it is laid out when the program is built: neither
+// start-up nor an attempt's Classify builds it.
+var order = [...]Step{
+	{Number: 1, Checks: "exit 0", Class: Success, then: "success, unless the attempt was cut by its timeout or the deadline", decide: (*Rules).exitZero},
+	{Number: 2, Checks: "the command cannot be started", Class: Permanent, then: "permanent; retryable when the file is busy being written or the system is short of processes, memory or descriptors", decide: (*Rules).cannotStart},
+	{Number: 3, Checks: "a --stop-if rule matched a line of the output", Kind: StopIf, Class: Permanent, then: "permanent", decide: (*Rules).stopIf},
+	{Number: 4, Checks: "a --stop-on rule lists the exit code, or timeout for an attempt cut by its timeout or the deadline", Kind: StopOn, Class: Permanent, then: "permanent", decide: (*Rules).stopOn},
+	{Number: 5, Checks: "a --retry-if rule matched a line of the output", Kind: RetryIf, Class: Retryable, then: "retryable", decide: (*Rules).retryIf},
+	{Number: 6, Checks: "a --retry-on rule lists the exit code, or timeout for an attempt cut by its timeout or the deadline", Kind: RetryOn, Class: Retryable, then: "retryable", decide: (*Rules).retryOn},
+	{Number: 7, Checks: "cut by its timeout or the deadline, or killed by a signal that retry neither sent nor forwarded", Class: Ambiguous, thenOf: (*Rules).ambiguousThen, decide: (*Rules).cutOrKilled},
+	{Number: 8, Checks: "any other failure", Class: Permanent, Needs: "--retry-on or --retry-if rules are given",
+		then: "permanent: --retry-on or --retry-if rules are given, and it matched none", decide: (*Rules).notListed},
+	{Number: 9, Checks: "default", Class: Retryable, thenOf: (*Rules).defaultThen, decide: (*Rules).byDefault},
 }
 
 // Classify applies the classification order to f: the first step that
 // decides gives the Decision.
 func (r *Rules) Classify(f Facts) Decision {
-	for _, s := range Order() {
-		if d, ok := s.decide(r, f); ok {
+	for i := range order {
+		if d, ok := order[i].decide(r, f); ok {
 			return d
 		}
 	}
@@ -208,6 +215,11 @@ func (r *Rules) notListed(f Facts) (Decision, bool) {
 	d := Decision{Class: Permanent, Reason: fmt.Sprintf("not listed: %s matched no --retry-on or --retry-if rule", howEnded(f))}
 	r.cannotSee(&d, f.Output)
 	return d, true
+}
+
+// defaultThen is step 9's verdict, by the exit code.
+func (r *Rules) defaultThen() string {
+	return "permanent for exit " + DefaultPermanent().String() + "; retryable for any other failure"
 }
 
 // byDefault is step 9, the default. A death by a signal retry forwarded

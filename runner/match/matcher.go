@@ -28,7 +28,7 @@ type Pattern struct {
 	// "preset NAME".
 	From string
 	expr string
-	// re is compiled by CompilePattern, or for an expression known to be
+	// re is compiled by Compile, or for an expression known to be
 	// valid (a preset's, the hint's) when a line first holds its strings.
 	reOnce sync.Once
 	re     *regexp.Regexp
@@ -109,7 +109,7 @@ type Config struct {
 type Match struct {
 	Pattern string // the expression as given
 	From    string // the pattern's From
-	Stream  string // the stream's name, "stdout" or "stderr"
+	Stream  string // the name of the stream, as the caller gave it to Writer
 	Line    string // the line, shortened to 200 bytes of valid UTF-8
 }
 

@@ -62,15 +62,21 @@ func (p *reporter) annotate(a *runner.Attempt, text string) {
 
 // flushAnnotations writes, when the run ends, its last annotation: the
 // tenth retried attempt's, or one that counts those from the tenth on.
-func (p *reporter) flushAnnotations() {
+// omitted is how many attempts the Result, and so the step summary,
+// leaves out (runner.Result.Omitted).
+func (p *reporter) flushAnnotations(omitted int) {
 	n := &p.annotated
 	switch {
 	case n.made == maxAnnotations:
 		githubWarning(p.w, p.name(), n.held)
 	case n.made > maxAnnotations:
 		msg := fmt.Sprintf("%d more retried attempts, %d to %d, are not annotated: GitHub shows %d annotations a step", n.made-maxAnnotations+1, n.first, n.last, maxAnnotations)
-		if p.ci.stepSummary != "" {
+		switch {
+		case p.ci.stepSummary == "":
+		case omitted == 0:
 			msg += "; the step summary lists every attempt"
+		default:
+			msg += fmt.Sprintf("; the step summary lists the first %d and the last %d attempts", runner.KeepFirst, runner.KeepLast)
 		}
 		githubWarning(p.w, p.name(), msg)
 	}

@@ -198,7 +198,7 @@ func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 func (p *reporter) finish(res *runner.Result, max, code int) {
 	p.count.Stop()
 	p.count = nil
-	p.flushAnnotations()
+	p.flushAnnotations(res.Omitted())
 	var rep *report
 	if p.summaryFile != "" || p.mode == summaryJSON {
 		rep = newReport(p.name(), p.shownCommand(), res, code, p.redactor)

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // root is the repository's root, seen from this package's directory.
@@ -127,11 +129,71 @@ func slugify(text string) string {
 	return b.String()
 }
 
-// TestDocLinksResolve fails when a relative link in README.md or a page
-// under docs/ names a file that the repository does not hold, or a
-// heading anchor that the page it names does not have.
+// repoURL is the web address of the repository's files. A page that the
+// release archives ship links to a page that they do not, such as the
+// developers' pages under docs/dev, by this address and its path, which
+// resolves in the repository and in an unpacked archive alike.
+const repoURL = "https://github.com/b0a38808/retry/blob/main/"
+
+// docLink is a link of a page to a file of the repository: a relative
+// link, or one by repoURL (absolute set).
+type docLink struct {
+	line     int    // from 1
+	target   string // as written
+	dest     string // the file, a slash-separated path from the root; the page itself for "#anchor"
+	frag     string // the anchor, or ""
+	absolute bool
+}
+
+// pageLinks returns the links of page, a path from the root, to the
+// repository's files, and reports the links that cannot name one.
+func pageLinks(t *testing.T, page string) []docLink {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(page)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var links []docLink
+	for n, line := range prose(string(b)) {
+		var targets []string
+		for _, m := range inlineLink.FindAllStringSubmatch(line, -1) {
+			targets = append(targets, m[1])
+		}
+		if m := refLink.FindStringSubmatch(line); m != nil {
+			targets = append(targets, m[1])
+		}
+		for _, target := range targets {
+			l := docLink{line: n + 1, target: target, dest: page}
+			file, frag, _ := strings.Cut(target, "#")
+			l.frag = frag
+			switch {
+			case target == "":
+				continue
+			case strings.HasPrefix(target, repoURL):
+				l.absolute = true
+				l.dest = path.Clean(strings.TrimPrefix(file, repoURL))
+			case scheme.MatchString(target):
+				continue
+			case strings.HasPrefix(file, "/"):
+				t.Errorf("%s:%d: %s: an absolute path does not resolve on every viewer; make it relative", page, l.line, target)
+				continue
+			case file != "":
+				l.dest = path.Clean(path.Join(path.Dir(page), file))
+			}
+			if l.dest == ".." || strings.HasPrefix(l.dest, "../") {
+				t.Errorf("%s:%d: %s points outside the repository", page, l.line, target)
+				continue
+			}
+			links = append(links, l)
+		}
+	}
+	return links
+}
+
+// TestDocLinksResolve fails when a link in README.md or a page under
+// docs/, relative or by repoURL, names a file that the repository does
+// not hold, or a heading anchor that the page it names does not have.
 func TestDocLinksResolve(t *testing.T) {
-	pages := docPages(t)
 	cache := map[string]map[string]bool{}
 	anchorsOf := func(p string) (map[string]bool, error) {
 		if a, ok := cache[p]; ok {
@@ -145,61 +207,90 @@ func TestDocLinksResolve(t *testing.T) {
 		return cache[p], nil
 	}
 	links := 0
-	for _, page := range pages {
-		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(page)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for n, line := range prose(string(b)) {
-			var targets []string
-			for _, m := range inlineLink.FindAllStringSubmatch(line, -1) {
-				targets = append(targets, m[1])
+	for _, page := range docPages(t) {
+		for _, l := range pageLinks(t, page) {
+			links++
+			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(l.dest))); err != nil {
+				t.Errorf("%s:%d: %s: no such file or directory %s", page, l.line, l.target, l.dest)
+				continue
 			}
-			if m := refLink.FindStringSubmatch(line); m != nil {
-				targets = append(targets, m[1])
+			if l.frag == "" {
+				continue
 			}
-			for _, target := range targets {
-				if target == "" || scheme.MatchString(target) {
-					continue
-				}
-				links++
-				file, frag, _ := strings.Cut(target, "#")
-				dest := page
-				if file != "" {
-					if strings.HasPrefix(file, "/") {
-						t.Errorf("%s:%d: %s: an absolute path does not resolve on every viewer; make it relative", page, n+1, target)
-						continue
-					}
-					dest = path.Clean(path.Join(path.Dir(page), file))
-					if dest == ".." || strings.HasPrefix(dest, "../") {
-						t.Errorf("%s:%d: %s points outside the repository", page, n+1, target)
-						continue
-					}
-					if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(dest))); err != nil {
-						t.Errorf("%s:%d: %s: no such file or directory %s", page, n+1, target, dest)
-						continue
-					}
-				}
-				if frag == "" {
-					continue
-				}
-				if !strings.HasSuffix(dest, ".md") {
-					t.Errorf("%s:%d: %s: an anchor into %s, which is not a Markdown page", page, n+1, target, dest)
-					continue
-				}
-				a, err := anchorsOf(dest)
-				if err != nil {
-					t.Errorf("%s:%d: %s: %v", page, n+1, target, err)
-					continue
-				}
-				if !a[frag] {
-					t.Errorf("%s:%d: %s: %s has no heading with anchor #%s", page, n+1, target, dest, frag)
-				}
+			if !strings.HasSuffix(l.dest, ".md") {
+				t.Errorf("%s:%d: %s: an anchor into %s, which is not a Markdown page", page, l.line, l.target, l.dest)
+				continue
+			}
+			a, err := anchorsOf(l.dest)
+			if err != nil {
+				t.Errorf("%s:%d: %s: %v", page, l.line, l.target, err)
+				continue
+			}
+			if !a[l.frag] {
+				t.Errorf("%s:%d: %s: %s has no heading with anchor #%s", page, l.line, l.target, l.dest, l.frag)
 			}
 		}
 	}
 	if links == 0 {
 		t.Fatal("found no relative link at all: the link parser is broken")
+	}
+}
+
+// archiveFiles returns the patterns of the files that .goreleaser.yaml's
+// archives ship, besides the binary.
+func archiveFiles(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, ".goreleaser.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Archives []struct {
+			Files []string `yaml:"files"`
+		} `yaml:"archives"`
+	}
+	if err := yaml.Unmarshal(b, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, a := range cfg.Archives {
+		files = append(files, a.Files...)
+	}
+	if len(files) == 0 {
+		t.Fatal(".goreleaser.yaml: no archive ships any file")
+	}
+	return files
+}
+
+// shipped reports whether file, a path from the root, matches one of
+// the archives' patterns.
+func shipped(patterns []string, file string) bool {
+	return slices.ContainsFunc(patterns, func(p string) bool {
+		ok, err := path.Match(p, file)
+		return err == nil && ok
+	})
+}
+
+// TestShippedDocsLinkWhatShips fails when a page that the release
+// archives ship links relatively to a file that they do not: in an
+// unpacked archive the link would lead nowhere. Such a link goes by
+// repoURL instead.
+func TestShippedDocsLinkWhatShips(t *testing.T) {
+	patterns := archiveFiles(t)
+	pages := 0
+	for _, page := range docPages(t) {
+		if !shipped(patterns, page) {
+			continue
+		}
+		pages++
+		for _, l := range pageLinks(t, page) {
+			if !l.absolute && !shipped(patterns, l.dest) {
+				t.Errorf("%s:%d: %s: the release archives do not ship %s: ship it, or link to %s%s", page, l.line, l.target, l.dest, repoURL, l.dest)
+			}
+		}
+	}
+	if pages == 0 {
+		t.Fatal("the archives ship no page of the docs: the patterns are not read right")
 	}
 }
 

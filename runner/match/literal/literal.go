@@ -83,7 +83,8 @@ const (
 
 // NewScanner returns a Scanner for s.
 func (s *Set) NewScanner() *Scanner {
-	sc := &Scanner{set: s, off: make([]bool, len(s.lits)), cur: -1, simd: haveSIMD, simd512: haveSIMD && have512}
+	avx2, avx512 := simd()
+	sc := &Scanner{set: s, off: make([]bool, len(s.lits)), cur: -1, simd: avx2, simd512: avx2 && avx512}
 	sc.a.active = make([]byte, 0, 256)
 	sc.tn.cov.covered = make([]bool, len(s.lits))
 	for i, l := range s.lits {

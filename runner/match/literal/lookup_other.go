@@ -2,11 +2,8 @@
 
 package literal
 
-// haveSIMD reports whether scanAVX2 can run here: it cannot.
-const haveSIMD = false
-
-// have512 reports whether scan512 can run here: it cannot.
-const have512 = false
+// simd reports which of the SIMD lookups can run here: neither.
+func simd() (avx2, avx512 bool) { return false, false }
 
 // The lookups are never called here; each looks up no block.
 

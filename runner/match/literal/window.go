@@ -6,7 +6,7 @@ import (
 	"slices"
 )
 
-// The SIMD search (amd64 with AVX2: haveSIMD) finds a string of four ASCII
+// The SIMD search (amd64 with AVX2: simd) finds a string of four ASCII
 // bytes or more through a window of four of its bytes, taken anywhere in
 // its first 16, looked up for 32 positions of the text at a time as the
 // Teddy searcher does: each window is in one of 8 or 16 buckets, and a
@@ -14,7 +14,7 @@ import (
 // low and its high nibble in the bucket's tables for that byte
 // (choosewin.go chooses the windows, buckets.go their buckets, weighed on
 // text in sim.go, fill.go fills the tables, lookup.go and lookup_amd64.s
-// look up); with AVX-512 (have512), 64 positions at a time, each byte
+// look up); with AVX-512 (simd too), 64 positions at a time, each byte
 // whole in a table of the windows' own bytes (lookup512_amd64.s). A candidate is turned down on a bitmap of the
 // windows, else its buckets' windows are compared, then the byte after the
 // window, and their strings checked as the anchors' are.

@@ -23,13 +23,13 @@ type classifyOptions struct {
 
 // register declares the classification flags on fs.
 func (c *classifyOptions) register(fs *pflag.FlagSet) {
-	fs.StringArrayVar(&c.retryOn, "retry-on", nil, "retry when the exit code is in `CODES` (1,75,100-110; timeout: an attempt cut by its timeout or the deadline); then unlisted failures are permanent; repeatable")
-	fs.StringArrayVar(&c.stopOn, "stop-on", nil, "stop when the exit code is in `CODES` (timeout: at an attempt cut by its timeout or the deadline); repeatable")
-	fs.StringArrayVar(&c.retryIf, "retry-if", nil, "retry when a line of output matches `REGEX` (Go RE2); then unlisted failures are permanent; repeatable")
-	fs.StringArrayVar(&c.stopIf, "stop-if", nil, "stop when a line of output matches `REGEX`; repeatable")
-	fs.StringArrayVar(&c.failIf, "fail-if", nil, "fail an attempt that exits 0 when a line of output matches `REGEX`; retried unless --stop-if matches too, exit 1 at the end; repeatable")
+	repeatableVar(fs, &c.retryOn, "retry-on", "retry when the exit code is in `CODES` (1,75,100-110; timeout: an attempt cut by its timeout or the deadline); then unlisted failures are permanent; repeatable")
+	repeatableVar(fs, &c.stopOn, "stop-on", "stop when the exit code is in `CODES` (timeout: at an attempt cut by its timeout or the deadline); repeatable")
+	repeatableVar(fs, &c.retryIf, "retry-if", "retry when a line of output matches `REGEX` (Go RE2); then unlisted failures are permanent; repeatable")
+	repeatableVar(fs, &c.stopIf, "stop-if", "stop when a line of output matches `REGEX`; repeatable")
+	repeatableVar(fs, &c.failIf, "fail-if", "fail an attempt that exits 0 when a line of output matches `REGEX`; retried unless --stop-if matches too, exit 1 at the end; repeatable")
 	fs.StringVar(&c.match, "match", "stderr", "read `STREAM` for the REGEX rules and hints: stderr, stdout or both; both when stdout and stderr are one stream, as after 2>&1")
-	fs.StringArrayVar(&c.presets, "preset", nil, "add the rules of the built-in preset `NAME` (retry presets lists them); repeatable")
+	repeatableVar(fs, &c.presets, "preset", "add the rules of the built-in preset `NAME` (retry presets lists them); repeatable")
 	fs.StringVar(&c.hintPattern, "hint-pattern", "", "read server hints with `REGEX` instead of Retry-After lines; its one group catches seconds, a duration or an HTTP-date")
 	fs.BoolVar(&c.noHints, "no-hints", false, "ignore server hints such as Retry-After")
 	fs.StringVar(&c.maxHint, "max-hint", "5m", "trust a server hint up to `DUR`; a longer one is clamped to it")

@@ -57,7 +57,7 @@ would give such an attempt, from the same classification code.
 	c.ValidArgsFunction = completeCommand
 	e.run.register(c.Flags())
 	c.Flags().StringVar(&e.exitCode, "exit-code", "", "classify an attempt that exited with `N` (0-255), or that its --timeout cut (timeout), as a run would")
-	c.Flags().StringArrayVar(&e.output, "output", nil, "with --exit-code: the attempt printed `LINE` on the stream the rules read (repeatable)")
+	repeatableVar(c.Flags(), &e.output, "output", "with --exit-code: the attempt printed `LINE` on the stream the rules read (repeatable)")
 	return c
 }
 

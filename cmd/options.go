@@ -62,7 +62,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no progress lines and no auto summary")
 	fs.StringVar(&o.summary, "summary", "auto", "print the summary on stderr in `MODE`: auto (one line after a retry or a failure), text, json or none")
 	fs.StringVar(&o.summaryFile, "summary-file", "", "write the JSON report to `PATH` (atomically, mode 0600)")
-	fs.StringArrayVar(&o.redact, "redact", nil, "also hide text matching `REGEX` in progress lines, summaries and the report (repeatable)")
+	repeatableVar(fs, &o.redact, "redact", "also hide text matching `REGEX` in progress lines, summaries and the report (repeatable)")
 	o.budget.register(fs)
 	o.nesting.register(fs)
 	o.classify.register(fs)

@@ -13,6 +13,7 @@ import (
 	"github.com/b0a38808/retry/exitcodes"
 	"github.com/b0a38808/retry/runner"
 	"github.com/b0a38808/retry/runner/proc"
+	"github.com/b0a38808/retry/runner/stdio"
 )
 
 // Execute runs retry with args (without the program name) and returns
@@ -21,7 +22,14 @@ import (
 func Execute(version string, args []string) int {
 	// The process exits next: the signals stay caught (see
 	// runner.SignalCatcher.Stop).
-	status := executeWith(version, args, os.Stdout, os.Stderr, runner.CatchSignals())
+	signals := runner.CatchSignals()
+	stdout, stderr := proc.OwnOutput(os.Stdout), proc.OwnOutput(os.Stderr)
+	status := executeWith(version, args, stdout, stderr, signals)
+	if signals.LatePipe() && (stdio.ReaderGone(stdout) || stdio.ReaderGone(stderr)) {
+		// A write of retry's own after the output watch found no reader:
+		// retry dies by SIGPIPE, as such a write makes a program die.
+		status = exitStatus{code: exitcodes.SignalBase + exitcodes.Code(syscall.SIGPIPE), signal: int(syscall.SIGPIPE)}
+	}
 	if status.signal != 0 {
 		proc.Raise(syscall.Signal(status.signal))
 	}

@@ -85,7 +85,7 @@ type Config struct {
 	// TERM kills the group at once. Nil: none.
 	Signals <-chan os.Signal
 	// SignalsReady, when not nil, is closed once Signals is caught
-	// (signal.Notify has returned): Run does nothing of the operation
+	// (proc.Notify has returned): Run does nothing of the operation
 	// before that (no attempt, no Observer call), so the caller may catch
 	// the signals on another goroutine while Run sets up, and still no
 	// attempt runs while a signal meant for it would have its default

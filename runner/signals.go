@@ -189,21 +189,21 @@ func (f *forwarder) ended(sig syscall.Signal) (sent bool) {
 // only these two; see the manual.) It also makes SIGTTOU and SIGTTIN
 // harmless (proc.IgnoreJobControl), as Config.Terminal needs.
 //
-// The catching runs on a goroutine of its own, so that it overlaps the
-// caller's set-up; Run waits for it (Config.SignalsReady) before it starts
-// the first attempt, so no attempt ever runs while one of these signals
-// still has its default action.
+// Where catching is dear (proc.NotifyCostly: os/signal), it runs on a
+// goroutine of its own, so that it overlaps the caller's set-up; Run waits
+// for it (Config.SignalsReady) before it starts the first attempt, so no
+// attempt ever runs while one of these signals still has its default
+// action.
 type SignalCatcher struct {
 	ch    chan os.Signal
 	pipe  chan os.Signal
 	ready chan struct{}
 }
 
-// CatchSignals starts catching the forwarded signals and SIGPIPE, in the
-// background.
+// CatchSignals starts catching the forwarded signals and SIGPIPE.
 func CatchSignals() *SignalCatcher {
 	c := &SignalCatcher{ch: make(chan os.Signal, 16), pipe: make(chan os.Signal, 1), ready: make(chan struct{})}
-	go func() {
+	catch := func() {
 		defer close(c.ready)
 		var sigs []os.Signal
 		for _, sig := range proc.Forwarded() {
@@ -211,12 +211,17 @@ func CatchSignals() *SignalCatcher {
 				sigs = append(sigs, sig)
 			}
 		}
-		signal.Notify(c.ch, sigs...)
+		proc.Notify(c.ch, sigs...)
 		proc.IgnoreJobControl()
 		if !signal.Ignored(syscall.SIGPIPE) {
-			signal.Notify(c.pipe, syscall.SIGPIPE)
+			proc.Notify(c.pipe, syscall.SIGPIPE)
 		}
-	}()
+	}
+	if proc.NotifyCostly {
+		go catch()
+	} else {
+		catch()
+	}
 	return c
 }
 
@@ -229,18 +234,36 @@ func (c *SignalCatcher) Ready() <-chan struct{} { return c.ready }
 // Pipe delivers SIGPIPE, unless it was ignored when retry started.
 func (c *SignalCatcher) Pipe() <-chan os.Signal { return c.pipe }
 
-// StopPipe stops catching SIGPIPE: a later write to an output without a
-// reader kills retry again. Once it returns, every SIGPIPE received
-// before is in Pipe or has been read.
+// StopPipe stops delivering SIGPIPE to Pipe. Once it returns, every
+// SIGPIPE received before is in Pipe or has been read. Where retry writes
+// its output through descriptors of its own (proc.OwnOutput), which a
+// write without a reader does not kill it through, SIGPIPE stays caught,
+// and LatePipe tells of one received after; elsewhere a later write to an
+// output without a reader kills retry again, at once.
 func (c *SignalCatcher) StopPipe() {
 	<-c.ready // a Stop before the Notify would be undone
-	signal.Stop(c.pipe)
+	if proc.OwnOutputs {
+		proc.FlushNotify()
+		return
+	}
+	proc.StopNotify(c.pipe)
+}
+
+// LatePipe reports whether SIGPIPE was received after StopPipe, and the
+// Pipe reader has read what came before: a write of retry's own that
+// found no reader then (or any other write into a closed pipe).
+func (c *SignalCatcher) LatePipe() bool {
+	if !proc.OwnOutputs {
+		return false
+	}
+	proc.FlushNotify()
+	return len(c.pipe) > 0
 }
 
 // Stop stops catching the signals. A process that exits next need not
-// call it: that saves the same round trips to the signal thread again.
+// call it.
 func (c *SignalCatcher) Stop() {
 	<-c.ready
-	signal.Stop(c.ch)
-	signal.Stop(c.pipe)
+	proc.StopNotify(c.ch)
+	proc.StopNotify(c.pipe)
 }

@@ -61,14 +61,18 @@ func (sc *Scanner) fillBuckets() {
 	// Up to 8 windows, each has a bucket of its own on the narrow lookup.
 	// The 16 buckets are weighed first as assignBytes fills them quickly,
 	// and filled again with the sample's text when they are taken.
+	var s *sim
+	if sc.simd512 {
+		s = w.trial(sc.tn.est.grams)
+	}
 	wide := 0.0
 	if len(w.wins) > 8 {
-		wide = sc.lookupCost(false) + sc.assign(numBuckets, false)*candCost
+		wide = sc.lookupCost(false) + sc.assign(numBuckets, s, false)*candCost
 	}
-	w.narrow, w.cands = true, sc.assign(8, true)
+	w.narrow, w.cands = true, sc.assign(8, s, true)
 	w.cost = sc.lookupCost(true) + w.cands*candCost
 	if len(w.wins) > 8 && wide < w.cost {
-		w.narrow, w.cands = false, sc.assign(numBuckets, true)
+		w.narrow, w.cands = false, sc.assign(numBuckets, s, true)
 		w.cost = sc.lookupCost(false) + w.cands*candCost
 	}
 	sc.fillTables()
@@ -77,10 +81,11 @@ func (sc *Scanner) fillBuckets() {
 // assign puts the windows into nb buckets, the most frequent first, each
 // into the bucket whose candidates it adds the fewest to, and returns the
 // candidates expected per byte of text, were the bytes independent; with
-// trial, assignBytes weighs each placing on text too.
-func (sc *Scanner) assign(nb int, trial bool) float64 {
+// the trials s, assignBytes counts them on text too, at each placing with
+// refine.
+func (sc *Scanner) assign(nb int, s *sim, refine bool) float64 {
 	if sc.simd512 {
-		return sc.assignBytes(nb, trial)
+		return sc.assignBytes(nb, s, refine)
 	}
 	est := &sc.tn.est.bytes
 	var lo, hi [numBuckets][winSize]uint16
@@ -100,21 +105,25 @@ func (sc *Scanner) assign(nb int, trial bool) float64 {
 
 // assignBytes is assign for the lookups by whole byte (scan512): at each
 // byte of a window a bucket lets through the bytes its windows have there,
-// not every byte whose nibbles some of them have. Where the sample's text
-// was kept, the candidates are also counted there (sim.go) and the two
-// blended: at each placing with inGreedy, else once the buckets are filled,
-// which costs a tenth as much.
-func (sc *Scanner) assignBytes(nb int, inGreedy bool) float64 {
+// not every byte whose nibbles some of them have. With the trials s, on
+// the sample's text, the candidates are also counted there (sim.go) and
+// the two blended: at each placing with refine, else once the buckets are
+// filled, which costs a tenth as much.
+func (sc *Scanner) assignBytes(nb int, s *sim, refine bool) float64 {
 	est := &sc.tn.est.bytes
 	var set [numBuckets][winSize]byteSet
 	var mass [numBuckets][winSize]float64
-	s := sc.w.trial(sc.tn.est.grams)
+	if s == nil {
+		refine = false
+	} else {
+		s.start()
+	}
 	blend := func(count int, p float64) float64 {
 		return (float64(count) + p*priorWeight) / (float64(s.n) + priorWeight)
 	}
-	var refine func(b int, v *win, p float64) float64
-	if inGreedy = inGreedy && s != nil; inGreedy {
-		refine = func(b int, v *win, p float64) float64 {
+	var weigh func(b int, v *win, p float64) float64
+	if refine {
+		weigh = func(b int, v *win, p float64) float64 {
 			s.place(v)
 			return blend(s.with(b), p)
 		}
@@ -125,7 +134,7 @@ func (sc *Scanner) assignBytes(nb int, inGreedy bool) float64 {
 			p *= mass[b][j] + v.newMass(est, &set[b][j], j)
 		}
 		return p
-	}, refine, func(b int, v *win) {
+	}, weigh, func(b int, v *win) {
 		for j := range winSize {
 			mass[b][j] += v.newMass(est, &set[b][j], j)
 			c, alt := v.byteAt(j)
@@ -137,7 +146,7 @@ func (sc *Scanner) assignBytes(nb int, inGreedy bool) float64 {
 			s.add(b)
 		}
 	})
-	if s != nil && !inGreedy {
+	if s != nil && !refine {
 		total = blend(s.count(), total)
 	}
 	return total
@@ -152,7 +161,7 @@ func (w *windows) trial(g *gramEst) *sim {
 	if w.sim == nil {
 		w.sim = new(sim)
 	}
-	w.sim.load(g.text[:g.textN], nil)
+	w.sim.load(g.text[:g.textN])
 	return w.sim
 }
 
@@ -171,7 +180,8 @@ func (w *windows) greedy(nb int, with func(b int, v *win) float64, refine func(b
 		var more [numBuckets]float64
 		best := 0
 		for b := range nb {
-			if more[b] = with(b, v) - cand[b]; more[b] < more[best] {
+			more[b] = with(b, v) - cand[b]
+			if more[b] < more[best] {
 				best = b
 			}
 		}

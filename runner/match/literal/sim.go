@@ -19,18 +19,19 @@ type sim struct {
 	cur *win                                  // that window
 }
 
-// load starts the trials on text a then b, with every bucket empty.
-func (s *sim) load(a, b []byte) {
+// load puts text, up to simSample bytes of it, in the trials.
+func (s *sim) load(text []byte) {
 	s.pos = [128][simWords]uint64{}
-	s.n = 0
-	for _, text := range [2][]byte{a, b} {
-		for _, c := range text[:min(len(text), simSample-s.n)] {
-			if c < 0x80 {
-				s.pos[c][s.n/64] |= 1 << (s.n % 64)
-			}
-			s.n++
+	s.n = min(len(text), simSample)
+	for i, c := range text[:s.n] {
+		if c < 0x80 {
+			s.pos[c][i/64] |= 1 << (i % 64)
 		}
 	}
+}
+
+// start starts the trials of a placing, with every bucket empty.
+func (s *sim) start() {
 	s.acc = [numBuckets][winSize][simWords]uint64{}
 	s.cur = nil
 }

@@ -31,7 +31,8 @@ func TestSim(t *testing.T) {
 			wins = append(wins, v)
 		}
 		var s sim
-		s.load(text[:1000], text[1000:])
+		s.load(text)
+		s.start()
 		var sets [numBuckets][winSize]byteSet
 		total := 0
 		for i := range wins {

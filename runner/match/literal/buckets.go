@@ -5,27 +5,25 @@ import (
 	"slices"
 )
 
-// What the lookups of a run cost per byte of text, with 8 and with 16
-// buckets, and each candidate they let through, in anchor occurrences
-// found and checked, as the choice counts its costs (see indexPass): an
-// occurrence costs about as much as the AVX2 lookup of 140 bytes in 8
-// buckets, or 85 in 16, the AVX-512 one of 250 or 180, or a candidate and
-// a quarter. Measured, then leaning to the anchors where the two come
-// close.
+// candCost is what a candidate of the lookups costs, in anchor occurrences
+// (see passCost): one the filter of the windows turns down costs about
+// half an occurrence, a window's match whose strings do not follow about
+// one (BenchmarkCosts: candidate and match against occurrence).
 const candCost = 0.8
 
 // lookupCost returns what sc's lookup costs per byte of text, with 8
-// buckets (narrow) or 16.
+// buckets (narrow) or 16, in anchor occurrences (BenchmarkCosts: lookup
+// against occurrence).
 func (sc *Scanner) lookupCost(narrow bool) float64 {
 	switch {
 	case sc.simd512 && narrow:
-		return 1.0 / 250
+		return 1.0 / 460
 	case sc.simd512:
-		return 1.0 / 180
+		return 1.0 / 240
 	case narrow:
-		return 1.0 / 140
+		return 1.0 / 190
 	}
-	return 1.0 / 85
+	return 1.0 / 110
 }
 
 // mass is the share of bytes of text whose nibbles are in lo and hi.

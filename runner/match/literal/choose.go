@@ -7,14 +7,16 @@ package literal
 // its lookups and candidates would cost on the text seen, and the SIMD
 // search takes its strings when it costs less.
 
-// Costs are counted in anchor occurrences checked per byte of text. An
-// IndexByte pass over the text costs about as much as checking an
-// occurrence every few hundred bytes: pass when the cover weighs one more
-// anchor byte, indexPass when the anchors are weighed against the SIMD
-// search, which leans to fewer passes.
+// Costs are counted in anchor occurrences turned down, per byte of text.
+// passCost is what an IndexByte pass over the text costs: about as much as
+// an occurrence every 1100 bytes (BenchmarkCosts: indexbyte against
+// occurrence); the anchors are weighed against the SIMD search at that.
+// The cover charges anchorCost for one more anchor byte: its pass, and its
+// place in the merge of the anchors' occurrences (Next), which the pass
+// alone leaves out (BenchmarkMatcherCorpus with -tags purego).
 const (
-	pass      = 1.0 / 300
-	indexPass = 1.0 / 1200
+	passCost   = 1.0 / 1100
+	anchorCost = 1.0 / 300
 )
 
 // An anchor key is what a string is anchored on: a byte value, or for a
@@ -119,7 +121,7 @@ func (sc *Scanner) firstPicks() []pick {
 // SIMD search does not take: a greedy cover of the strings by keys, the key
 // that covers most strings for what its occurrences and passes cost first.
 // It returns what they cost: their occurrences per byte of text, and their
-// passes counted at indexPass each.
+// passes at passCost each.
 func (sc *Scanner) cover() (occ, passes float64) {
 	sc.set.keyIndex()
 	cov, est := &sc.tn.cov, &sc.tn.est.bytes
@@ -150,7 +152,7 @@ func (sc *Scanner) cover() (occ, passes float64) {
 		for _, c := range keyBytes(best) {
 			if !cov.planned[c] {
 				cov.planned[c] = true
-				passes += indexPass
+				passes += passCost
 			}
 		}
 		for _, id := range sc.set.byKey[best] {
@@ -181,7 +183,7 @@ func (cov *cover) cost(est *[256]float64, k int) float64 {
 	c := keyFreq(est, k)
 	for _, b := range keyBytes(k) {
 		if !cov.planned[b] {
-			c += pass
+			c += anchorCost
 		}
 	}
 	return c

@@ -135,7 +135,7 @@ func (x *winIndex) index(lits []lit) {
 type windows struct {
 	on      bool    // the search is on: chosen, and cheaper than the anchors
 	narrow  bool    // the windows are in buckets 0 to 7 alone
-	cost    float64 // what it costs, in occurrences per byte of text (see indexPass)
+	cost    float64 // what it costs, in occurrences per byte of text (see passCost)
 	cands   float64 // the candidates it lets through, per byte of text, as estimated
 	pick    []int32 // by string: the window chosen, in wins, -1 none
 	pickOff []int32 // by string: where in it the window is

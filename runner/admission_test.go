@@ -46,25 +46,25 @@ func (w *warnings) Warn(msg string)                     { w.msgs = append(w.msgs
 func TestRunWithBudget(t *testing.T) {
 	tests := []struct {
 		name     string
-		command  string
+		command  []string
 		policy   budget.Policy
 		attempts int
 		outcome  Outcome
 		ran      int
 		retries  int64
 	}{
-		{"an empty budget stops at the first failure", "exit 3", budget.Policy{}, 3, Budget, 1, 0},
-		{"a floor of one allows one retry", "exit 3", budget.Policy{Floor: 1}, 3, Budget, 2, 1},
-		{"a budget with room changes nothing", "exit 3", budget.DefaultPolicy(), 3, Exhausted, 3, 2},
-		{"success needs no retry", "exit 0", budget.Policy{}, 3, Succeeded, 1, 0},
-		{"a permanent failure asks nothing", "exit 64", budget.Policy{}, 3, Permanent, 1, 0},
+		{"an empty budget stops at the first failure", []string{"exit", "3"}, budget.Policy{}, 3, Budget, 1, 0},
+		{"a floor of one allows one retry", []string{"exit", "3"}, budget.Policy{Floor: 1}, 3, Budget, 2, 1},
+		{"a budget with room changes nothing", []string{"exit", "3"}, budget.DefaultPolicy(), 3, Exhausted, 3, 2},
+		{"success needs no retry", []string{"exit", "0"}, budget.Policy{}, 3, Succeeded, 1, 0},
+		{"a permanent failure asks nothing", []string{"exit", "64"}, budget.Policy{}, 3, Permanent, 1, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			clock := &fakeClock{now: t0}
 			b := openBudget(t, stateDir(t), tt.policy, clock)
 			res, err := Run(context.Background(), Config{
-				Command:  []string{"sh", "-c", tt.command},
+				Command:  command(tt.command...),
 				Attempts: tt.attempts,
 				Backoff:  backoff.Policy{Base: time.Millisecond, Cap: time.Millisecond},
 				Clock:    clock,
@@ -102,7 +102,7 @@ func TestRunSlotIsReleasedAfterEachAttempt(t *testing.T) {
 	clock := &fakeClock{now: t0}
 	b := openBudget(t, stateDir(t), budget.DefaultPolicy(), clock)
 	res, err := Run(context.Background(), Config{
-		Command:       []string{"false"},
+		Command:       command("exit", "1"),
 		Attempts:      3,
 		Deadline:      t0.Add(time.Hour),
 		Backoff:       backoff.Policy{Base: time.Millisecond, Cap: time.Millisecond},
@@ -135,7 +135,7 @@ func TestRunSlotWaitCountsAgainstTheDeadline(t *testing.T) {
 	clock := &fakeClock{now: t0}
 	b := openBudget(t, dir, budget.DefaultPolicy(), clock)
 	res, err := Run(context.Background(), Config{
-		Command:       []string{"true"},
+		Command:       command(),
 		Attempts:      3,
 		Deadline:      t0.Add(2 * time.Second),
 		Backoff:       backoff.Policy{Base: time.Millisecond},
@@ -174,7 +174,7 @@ func TestRunSlotWaitIsCancelledBySignals(t *testing.T) {
 	}()
 	start := time.Now()
 	res, err := Run(ctx, Config{
-		Command:       []string{"true"},
+		Command:       command(),
 		Backoff:       backoff.Policy{Base: time.Millisecond},
 		Budget:        b,
 		MaxConcurrent: 1,
@@ -199,7 +199,7 @@ func TestRunWarnsOfACorruptBudget(t *testing.T) {
 	}
 	w := &warnings{}
 	res, err := Run(context.Background(), Config{
-		Command:  []string{"false"},
+		Command:  command("exit", "1"),
 		Attempts: 2,
 		Backoff:  backoff.Policy{Base: time.Millisecond},
 		Clock:    clock,
@@ -312,7 +312,7 @@ func TestRunBudgetWaitsCountAgainstTheDeadline(t *testing.T) {
 			b.cancel = cancel
 			ran := filepath.Join(t.TempDir(), "ran")
 			res, err := Run(ctx, Config{
-				Command:  []string{"sh", "-c", `echo x >>"$0"; exit 1`, ran},
+				Command:  command("append", ran, "x", "exit", "1"),
 				Attempts: 2,
 				Deadline: deadline,
 				Backoff:  backoff.Policy{Base: time.Second, Cap: time.Second, Jitter: backoff.None},

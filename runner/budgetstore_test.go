@@ -66,7 +66,7 @@ func TestStoreFailure(t *testing.T) {
 			store := &downStore{failAt: tc.failAt}
 			w := &warnings{}
 			res, err := Run(context.Background(), Config{
-				Command:           []string{"sh", "-c", "exit 3"},
+				Command:           command("exit", "3"),
 				Attempts:          3,
 				Backoff:           backoff.Policy{Base: time.Millisecond, Cap: time.Millisecond},
 				Clock:             &fakeClock{now: t0},

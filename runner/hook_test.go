@@ -17,7 +17,7 @@ func TestOnRetryNotRunWhenTheBudgetRefuses(t *testing.T) {
 	clock := &fakeClock{now: t0}
 	ran := filepath.Join(t.TempDir(), "ran")
 	res, err := Run(context.Background(), Config{
-		Command:  []string{"false"},
+		Command:  command("exit", "1"),
 		Attempts: 3,
 		Backoff:  backoff.Policy{Base: time.Millisecond, Cap: time.Millisecond},
 		Clock:    clock,
@@ -41,11 +41,11 @@ func TestOnRetryNotRunWhenTheBudgetRefuses(t *testing.T) {
 func TestOnRetryThatTakesTheWaitsTimeEndsAtTheDeadline(t *testing.T) {
 	start := time.Now()
 	res, err := Run(context.Background(), Config{
-		Command:  []string{"false"},
+		Command:  command("exit", "1"),
 		Attempts: 3,
 		Deadline: start.Add(2 * time.Second),
 		Backoff:  backoff.Policy{Base: time.Second, Cap: time.Second, Jitter: backoff.None},
-		OnRetry:  "sleep 1.2",
+		OnRetry:  commandLine("sleep", "1.2s"),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -63,7 +63,7 @@ func TestNestedSlot(t *testing.T) {
 				maxConcurrent = 0
 			}
 			res, err := Run(context.Background(), Config{
-				Command:        []string{"sh", "-c", `printf '%s\n' "$RETRY_SLOT" >>"$0"; exit 1`, out},
+				Command:        command("append", out, "$RETRY_SLOT", "exit", "1"),
 				Attempts:       2,
 				Deadline:       clock.Now().Add(time.Second),
 				Backoff:        backoff.Policy{Base: time.Millisecond, Cap: time.Millisecond},

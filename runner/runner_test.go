@@ -74,7 +74,7 @@ func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
 func TestRunStopsWhenTheNextWaitWouldPassTheDeadline(t *testing.T) {
 	clock := &fakeClock{now: t0}
 	res, err := Run(context.Background(), Config{
-		Command:  []string{"false"},
+		Command:  command("exit", "1"),
 		Attempts: 10,
 		Deadline: t0.Add(10 * time.Second),
 		Backoff:  backoff.Policy{Base: time.Second, Cap: time.Minute, Jitter: backoff.None},
@@ -107,7 +107,7 @@ func TestRunStopsWhenTheNextWaitWouldPassTheDeadline(t *testing.T) {
 func TestRunExhaustsAttempts(t *testing.T) {
 	clock := &fakeClock{now: t0}
 	res, err := Run(context.Background(), Config{
-		Command:  []string{"sh", "-c", "exit 3"},
+		Command:  command("exit", "3"),
 		Attempts: 3,
 		Backoff:  backoff.Policy{Base: time.Second, Cap: 30 * time.Second},
 		Rand:     rand.New(rand.NewPCG(1, 1)),
@@ -132,7 +132,7 @@ func TestRunExhaustsAttempts(t *testing.T) {
 func TestRunPassedDeadlineRunsNothing(t *testing.T) {
 	clock := &fakeClock{now: t0}
 	res, err := Run(context.Background(), Config{
-		Command:  []string{"true"},
+		Command:  command(),
 		Deadline: t0,
 		Backoff:  backoff.Policy{Base: time.Second},
 		Clock:    clock,
@@ -149,7 +149,7 @@ func TestRunRejectsBadConfig(t *testing.T) {
 	if _, err := Run(context.Background(), Config{Backoff: backoff.Policy{Base: time.Second}}); err != ErrNoCommand {
 		t.Errorf("no command: err = %v; want ErrNoCommand", err)
 	}
-	if _, err := Run(context.Background(), Config{Command: []string{"true"}}); err != backoff.ErrInvalid {
+	if _, err := Run(context.Background(), Config{Command: command()}); err != backoff.ErrInvalid {
 		t.Errorf("zero base: err = %v; want backoff.ErrInvalid", err)
 	}
 }
@@ -157,7 +157,7 @@ func TestRunRejectsBadConfig(t *testing.T) {
 func TestCancelDuringWaitRecordsTheSignal(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(&SignalError{Signal: 2})
-	res, err := Run(ctx, Config{Command: []string{"true"}, Backoff: backoff.Policy{Base: time.Second}})
+	res, err := Run(ctx, Config{Command: command(), Backoff: backoff.Policy{Base: time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}

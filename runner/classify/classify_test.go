@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"runtime"
 	"syscall"
 	"testing"
 
@@ -80,6 +81,10 @@ func TestClassifyStartFailures(t *testing.T) {
 		{"EMFILE making a pipe", fmt.Errorf("starting: %w", os.NewSyscallError("pipe2", syscall.EMFILE)), 126, Retryable, "cannot start: too many open files (may be transient)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.name == "ENOTDIR" && runtime.GOOS == "windows" {
+				// Windows's ENOTDIR is ERROR_PATH_NOT_FOUND: a missing command.
+				tc.code, tc.why = 127, "cannot start: command not found"
+			}
 			code := StartFailureCode(tc.err)
 			d := (&Rules{}).Classify(Facts{Exit: exitcodes.Exit{StartErr: tc.err, ExitCode: code}})
 			retry := tc.class == Retryable

@@ -2,23 +2,15 @@
 
 retry runs this file with python, as a run: step runs its script; it runs
 the command's file in this same interpreter, as its __main__. From the
-second attempt on it runs new_command_on_retry's file when there is one,
-after the on_retry_command that run.sh leaves to it on Windows.
+second attempt on it runs new_command_on_retry's file when there is one.
 """
 
 import os
 import runpy
-import subprocess
 import sys
 
 path = os.environ["RETRY_ACTION_COMMAND"]
 if os.environ.get("RETRY_ATTEMPT", "1") != "1":
-    hook = os.environ.get("RETRY_ACTION_HOOK")
-    if hook:
-        comspec = os.environ.get("ComSpec", "cmd.exe")
-        status = subprocess.call([comspec, "/D", "/E:ON", "/V:OFF", "/S", "/C", "CALL", hook])
-        if status != 0:
-            print("::warning title=retry::on_retry_command exited %d" % status, flush=True)
     path = os.environ.get("RETRY_ACTION_NEXT_COMMAND") or path
 
 # As `python PATH` would have them.

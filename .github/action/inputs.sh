@@ -211,12 +211,11 @@ if [ -n "$(trim "$next_command")" ]; then
 fi
 if [ -n "$(trim "$on_retry")" ]; then
   if [ "$os" = Windows ]; then
-    # retry's --on-retry runs /bin/sh, which Windows lacks: the attempt
-    # runs the command with cmd, as nick-fields/retry does there, before
-    # the command.
-    printf '@echo off\r\n%s\r\n' "${on_retry//$'\n'/$'\r\n'}" >"$dir/hook.cmd"
-    export RETRY_ACTION_HOOK
-    RETRY_ACTION_HOOK=$(native "$dir/hook.cmd")
+    # retry runs --on-retry with cmd /d /s /c on Windows, which takes one
+    # line: the lines go into a batch file, which it runs.
+    hook=${on_retry%$'\n'}
+    printf '@echo off\r\n%s\r\n' "${hook//$'\n'/$'\r\n'}" >"$dir/hook.cmd" || bad "could not write $dir/hook.cmd"
+    flags+=(--on-retry "\"$(native "$dir/hook.cmd")\"")
   else
     flags+=(--on-retry "$on_retry")
   fi

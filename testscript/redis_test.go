@@ -35,7 +35,8 @@ import (
 //	redis-sentinel
 //	    a primary ($REDIS_PORT, $REDIS_PID), its replica ($REPLICA_PORT) and
 //	    a Sentinel ($SENTINEL_PORT) that calls them mymaster, with a
-//	    down-after-milliseconds of 1000
+//	    down-after-milliseconds of 600000: a script that kills the primary
+//	    lowers it (SENTINEL SET) when the Sentinel may promote the replica
 //	silent VAR
 //	    a port, in $VAR, that accepts connections and never answers
 func redisCmds() map[string]func(*testscript.TestScript, bool, []string) {
@@ -120,9 +121,9 @@ func redisSentinel(ts *testscript.TestScript, neg bool, args []string) {
 	replica, err := redistest.StartReplica(redisDir(ts), primary)
 	ts.Check(err)
 	ts.Defer(replica.Stop)
-	// Long enough for a retry started at the primary's death to find no
-	// primary, on a loaded machine.
-	sentinel, err := redistest.StartSentinel(redisDir(ts), "mymaster", primary, time.Second, 1)
+	// No failover until the script asks for one: what runs while the
+	// primary is down finds no primary, however loaded the machine.
+	sentinel, err := redistest.StartSentinel(redisDir(ts), "mymaster", primary, 10*time.Minute, 1)
 	ts.Check(err)
 	ts.Defer(sentinel.Stop)
 	ts.Setenv("REDIS_PORT", strconv.Itoa(primary.Port))

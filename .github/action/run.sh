@@ -133,14 +133,18 @@ else
   # ended: retry runs in the background, and each signal is passed on at
   # once. Job control (set -m) keeps a background command from starting
   # with SIGINT ignored, which retry and the attempt would keep; <&0 keeps
-  # its stdin this shell's, not the null device.
-  pid=
-  trap '[ -z "$pid" ] || kill -INT "$pid" 2>/dev/null' INT
-  trap '[ -z "$pid" ] || kill -TERM "$pid" 2>/dev/null' TERM
+  # its stdin this shell's, not the null device. A signal that comes
+  # before $pid is set (the trap may run as soon as the background command
+  # has started) is passed on once it is.
+  pid=''
+  pending=''
+  trap 'if [ -n "$pid" ]; then kill -INT "$pid" 2>/dev/null; else pending="$pending INT"; fi' INT
+  trap 'if [ -n "$pid" ]; then kill -TERM "$pid" 2>/dev/null; else pending="$pending TERM"; fi' TERM
   set -m
   "${run[@]}" <&0 &
   pid=$!
   set +m
+  for sig in $pending; do kill -"$sig" "$pid" 2>/dev/null; done
   wait "$pid"
   status=$?
   while kill -0 "$pid" 2>/dev/null; do

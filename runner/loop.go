@@ -92,17 +92,11 @@ func (r *run) verdict(ctx context.Context, a *Attempt, d classify.Decision, fore
 	case d.Class == classify.Success:
 		return Succeeded
 	case ctx.Err() != nil:
-		if r.outputGone() {
-			// The attempt's output went through retry, whose write
-			// found the reader gone first.
-			a.Reason += "; nothing reads retry's output any more"
-		}
+		// The attempt's output may have gone through retry, whose write
+		// found the reader gone first.
+		r.unread(a)
 		return Cancelled
-	case foreground && interrupted(a):
-		a.Reason += "; interrupted at the terminal"
-		return Cancelled
-	case r.leftTerminal(a):
-		a.Reason += "; the terminal hung up"
+	case r.userEnded(a, foreground):
 		return Cancelled
 	case a.TimedOut && r.deadlinePassed():
 		return Deadline
@@ -110,12 +104,36 @@ func (r *run) verdict(ctx context.Context, a *Attempt, d classify.Decision, fore
 		return Permanent
 	case r.cfg.Attempts > 0 && a.Number >= r.cfg.Attempts:
 		return Exhausted
-	case r.outputGone():
+	case r.unread(a):
 		// Another attempt would start: not into a closed pipe.
-		a.Reason += "; nothing reads retry's output any more"
 		return Cancelled
 	}
 	return ""
+}
+
+// userEnded reports whether the user ended attempt a at the terminal:
+// with Ctrl-C or Ctrl-\ while a had its foreground, or by hanging it up.
+// It says so in a's reason; the operation is then Cancelled.
+func (r *run) userEnded(a *Attempt, foreground bool) bool {
+	switch {
+	case foreground && interrupted(a):
+		a.Reason += "; interrupted at the terminal"
+	case r.leftTerminal(a):
+		a.Reason += "; the terminal hung up"
+	default:
+		return false
+	}
+	return true
+}
+
+// unread reports whether nothing reads retry's output any more, and says
+// so in attempt a's reason.
+func (r *run) unread(a *Attempt) bool {
+	if !r.outputGone() {
+		return false
+	}
+	a.Reason += "; nothing reads retry's output any more"
+	return true
 }
 
 // beforeWait does what comes between the failed attempt a, whose output

@@ -30,11 +30,7 @@ func (r *run) untilVerdict(ctx context.Context, a *Attempt, d classify.Decision,
 		}
 		return Cancelled
 	case passed:
-	case foreground && interrupted(a):
-		a.Reason += "; interrupted at the terminal"
-		return Cancelled
-	case r.leftTerminal(a):
-		a.Reason += "; the terminal hung up"
+	case r.userEnded(a, foreground):
 		return Cancelled
 	case a.TimedOut && r.deadlinePassed():
 		a.Reason = "the deadline cut it short"
@@ -47,8 +43,7 @@ func (r *run) untilVerdict(ctx context.Context, a *Attempt, d classify.Decision,
 	switch {
 	case r.cfg.Attempts > 0 && a.Number >= r.cfg.Attempts:
 		return Passed
-	case r.outputGone():
-		a.Reason += "; nothing reads retry's output any more"
+	case r.unread(a):
 		return Cancelled
 	}
 	return ""

@@ -104,11 +104,13 @@ if [ -n "$code" ] && ! { [[ $code =~ ^[0-9]{1,3}$ ]] && [ $((10#$code)) -le 255 
 fi
 case $retry_on in
   any | error)
-    [ "$retry_on" = any ] || flags+=(--stop-on timeout)
+    # error retries no timeout, nor does retry_on_exit_code, which
+    # retries only its code.
+    if [ "$retry_on" = error ] || [ -n "$code" ]; then
+      flags+=(--stop-on timeout)
+    fi
     if [ -n "$code" ]; then
-      # Only that code: a timeout fails at once too.
       flags+=(--retry-on "$code")
-      [ "$retry_on" = error ] || flags+=(--stop-on timeout)
     elif [ -z "$(trim "$presets$retry_if")" ]; then
       # Any failure, as nick-fields/retry has it; rules given by preset or
       # retry_if decide instead.

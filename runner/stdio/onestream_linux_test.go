@@ -25,16 +25,6 @@ func dup(t *testing.T, f *os.File) *os.File {
 	return d
 }
 
-func pipe(t *testing.T) (r, w *os.File) {
-	t.Helper()
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close(); w.Close() })
-	return r, w
-}
-
 func create(t *testing.T, path string, flag int) *os.File {
 	t.Helper()
 	f, err := os.OpenFile(path, flag|os.O_WRONLY|os.O_CREATE, 0o600)
@@ -56,8 +46,8 @@ func oneStreamCases(t *testing.T) []oneStreamCase {
 	appended := create(t, filepath.Join(dir, "appended"), os.O_APPEND)
 	appendedAgain := create(t, filepath.Join(dir, "appended"), os.O_APPEND)
 	other := create(t, filepath.Join(dir, "other"), 0)
-	_, pw := pipe(t)
-	_, pw2 := pipe(t)
+	_, pw := producer(t)
+	_, pw2 := producer(t)
 	// The same pipe opened again by its name: the same pipe, another
 	// open file description.
 	reopened, err := os.OpenFile("/dev/fd/"+strconv.Itoa(int(pw.Fd())), os.O_WRONLY, 0)

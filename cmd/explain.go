@@ -157,9 +157,10 @@ func (e *explainOptions) explain(args []string, stdout io.Writer) error {
 			x.Notes = append(x.Notes, note)
 		}
 	}
-	x.Rules = explainRules(cfg.Rules)
 	if cfg.UntilFailure {
 		x.Rules = untilRules(cfg.Rules)
+	} else {
+		x.Rules = explainRules(cfg.Rules)
 	}
 	x.Result = verdict
 	if rep.mode == summaryJSON {
@@ -276,10 +277,11 @@ func newExplanation(cfg runner.Config, now time.Time, rep *reporter) *explanatio
 			x.WorstMS = ptr(millis(deadline))
 		}
 	}
-	x.Deadline, x.Holds, x.Starts = deadlineLine(cfg, steps, deadline, longest)
 	if cfg.UntilFailure {
 		x.Until = untilFail
 		x.Deadline, x.Holds, x.Starts = untilDeadlineLine(cfg, steps, deadline, longest)
+	} else {
+		x.Deadline, x.Holds, x.Starts = deadlineLine(cfg, steps, deadline, longest)
 	}
 	return x
 }

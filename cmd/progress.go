@@ -141,8 +141,7 @@ func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 	if a.Class == classify.Success {
 		return
 	}
-	text := fmt.Sprintf("attempt %s failed after %s: %s (%s: %s)",
-		attemptOf(a.Number, max), seconds(a.Duration), describe(a), a.Class, p.redactor.Reason(a.Reason))
+	var text string
 	switch {
 	case a.Class == classify.Failure:
 		// The failure that --until fail looked for: its reason says how.
@@ -150,6 +149,9 @@ func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 	case p.until:
 		// Not the failure looked for: the deadline or the user ended it.
 		text = fmt.Sprintf("run %s stopped after %s: %s (%s)", attemptOf(a.Number, max), seconds(a.Duration), describe(a), p.redactor.Reason(a.Reason))
+	default:
+		text = fmt.Sprintf("attempt %s failed after %s: %s (%s: %s)",
+			attemptOf(a.Number, max), seconds(a.Duration), describe(a), a.Class, p.redactor.Reason(a.Reason))
 	}
 	if a.Hook != nil {
 		text += "; " + p.redactor.Reason(describeHook(a.Hook))

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -26,6 +27,31 @@ var debianFlagHints = map[string]string{
 }
 
 const debianJitterHint = "Debian's retry's -j N adds up to N seconds at random to each wait: here each wait is drawn at random already (--jitter full, the default)"
+
+// debianHint gives err, the bad input of value for flag (--deadline,
+// --timeout or --delay, which Debian's retry spells alike with other
+// meanings), the hint that says what Debian's retry meant by it and how
+// to say that here, when it meant something there. The command line as
+// typed tells -t from --timeout; -t and -d both so given get one hint
+// for the pair.
+func (o *options) debianHint(err error, flag, value string) error {
+	var usage *usageError
+	if !errors.As(err, &usage) {
+		return err
+	}
+	short := shortSpelled(o.fs, o.args)
+	hint := ""
+	if flag != "--delay" && short["timeout"] && short["deadline"] {
+		hint = debianPairHint(o.timeout, o.deadline)
+	}
+	if hint == "" {
+		hint = debianDurationHint(flag, short[strings.TrimPrefix(flag, "--")], value)
+	}
+	if hint != "" {
+		usage.hint = hint
+	}
+	return err
+}
 
 // debianDurationHint returns the hint for a value of a duration flag that
 // is bad here and means something to Debian's retry: -t N (tries), -d N

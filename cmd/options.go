@@ -94,20 +94,15 @@ func (o *options) config(command []string, now time.Time) (runner.Config, error)
 	if cfg.Attempts, err = parseCount("--attempts", o.attempts); err != nil {
 		return cfg, err
 	}
-	short := shortSpelled(o.fs, o.args)
-	pair := ""
-	if short["timeout"] && short["deadline"] {
-		pair = debianPairHint(o.timeout, o.deadline)
-	}
-	deadline, err := parseDebianDuration("--deadline", o.deadline, short["deadline"], pair)
+	deadline, err := parseDuration("--deadline", o.deadline)
 	if err != nil {
-		return cfg, err
+		return cfg, o.debianHint(err, "--deadline", o.deadline)
 	}
 	if deadline > 0 {
 		cfg.Deadline = now.Add(deadline)
 	}
-	if cfg.Timeout, err = parseDebianDuration("--timeout", o.timeout, short["timeout"], pair); err != nil {
-		return cfg, err
+	if cfg.Timeout, err = parseDuration("--timeout", o.timeout); err != nil {
+		return cfg, o.debianHint(err, "--timeout", o.timeout)
 	}
 	if cfg.KillAfter, err = parseDuration("--kill-after", o.killAfter); err != nil {
 		return cfg, err
@@ -115,8 +110,8 @@ func (o *options) config(command []string, now time.Time) (runner.Config, error)
 	if cfg.StopSignal, err = parseSignal("--stop-signal", o.stopSignal); err != nil {
 		return cfg, err
 	}
-	if cfg.Backoff.Base, err = parseDebianDuration("--delay", o.delay, false, ""); err != nil {
-		return cfg, err
+	if cfg.Backoff.Base, err = parseDuration("--delay", o.delay); err != nil {
+		return cfg, o.debianHint(err, "--delay", o.delay)
 	}
 	if cfg.Backoff.Base <= 0 {
 		return cfg, usagef("use --max-delay 0 for no wait between attempts", "--delay: must be greater than 0, got %q", o.delay)
@@ -194,25 +189,6 @@ func parseDuration(flag, s string) (time.Duration, error) {
 }
 
 const durationHint = "a duration is a number and its unit (ms, s, m, h or d), such as 250ms, 30s, 1m30s or 2d; 0 alone needs none"
-
-// parseDebianDuration is parseDuration for a flag that Debian's retry
-// spells alike with another meaning (short: it was given so): a bad value
-// that means something there gets a hint that says what, and how to say
-// that here; pair, when not empty, is the hint for -t and -d together.
-func parseDebianDuration(flag, s string, short bool, pair string) (time.Duration, error) {
-	d, err := parseDuration(flag, s)
-	var usage *usageError
-	if errors.As(err, &usage) {
-		hint := pair
-		if hint == "" {
-			hint = debianDurationHint(flag, short, s)
-		}
-		if hint != "" {
-			usage.hint = hint
-		}
-	}
-	return d, err
-}
 
 // parseResetAfter reads --reset-after: left out (empty) means never;
 // given, it must be a duration greater than 0.

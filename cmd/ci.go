@@ -33,6 +33,21 @@ func detectCI(getenv func(string) string, annotations bool) ci {
 	return c
 }
 
+// explainNote is what retry explain says of the annotations: under
+// GitHub Actions, whether retried attempts become annotations; elsewhere,
+// when --ci-annotations was given, where they are made. "" otherwise.
+func (c ci) explainNote(given bool) string {
+	switch {
+	case c.annotations:
+		return fmt.Sprintf("GitHub Actions: each retried attempt is a warning annotation, at most %d a run, the last counting those left out (--ci-annotations none makes none)", maxAnnotations)
+	case c.github:
+		return "GitHub Actions: retried attempts are not annotated (--ci-annotations none)"
+	case given:
+		return "--ci-annotations: annotations are made under GitHub Actions only (GITHUB_ACTIONS=true)"
+	}
+	return ""
+}
+
 // maxAnnotations is how many warning annotations GitHub Actions shows for
 // a step: a run writes no more.
 const maxAnnotations = 10

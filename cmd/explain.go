@@ -157,6 +157,9 @@ func (e *explainOptions) explain(args []string, stdout io.Writer) error {
 			x.Notes = append(x.Notes, note)
 		}
 	}
+	if note := rep.ci.explainNote(o.fs != nil && o.fs.Changed("ci-annotations")); note != "" {
+		x.Notes = append(x.Notes, note)
+	}
 	if cfg.UntilFailure {
 		x.Rules = untilRules(cfg.Rules)
 	} else {

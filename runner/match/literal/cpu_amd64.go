@@ -34,9 +34,16 @@ var simd = sync.OnceValues(func() (avx2, avx512 bool) {
 
 // cpuid runs CPUID for leaf eax, subleaf ecx.
 //
+// Safety: CPUID runs on every amd64 CPU and reads nothing but its two
+// arguments; cpuid writes only its four results, keeps no pointer and
+// calls nothing.
+//
 //go:noescape
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 
 // xgetbv returns the low half of XCR0, which says which register state
 // the OS saves: the AVX and AVX-512 registers are usable only then.
+//
+// Safety: XGETBV faults unless the OS enabled it (CPUID.1:ECX.OSXSAVE),
+// which simd checks first; xgetbv writes only its result.
 func xgetbv() uint32

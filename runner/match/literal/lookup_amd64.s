@@ -58,6 +58,7 @@ GLOBL nibbles<>(SB), RODATA|NOPTR, $32
 	INCQ      R11
 
 // func scanAVX2(t *tables, b []byte, i int) int
+// Safety: see lookup_amd64.go. TestScanAVX2 checks it against the same lookup in Go.
 TEXT ·scanAVX2(SB), NOSPLIT, $0-48
 	PROLOGUE
 	CMPQ CX, DX
@@ -93,6 +94,7 @@ found:
 	STOP(BATCH, 32)
 
 // func scanAVX2Narrow(t *tables, b []byte, i int) int
+// Safety: see lookup_amd64.go. TestScanAVX2 checks it against the same lookup in Go.
 TEXT ·scanAVX2Narrow(SB), NOSPLIT, $0-48
 	PROLOGUE
 	CMPQ CX, DX

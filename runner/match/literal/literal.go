@@ -70,14 +70,13 @@ type tuning struct {
 // warmup bytes never pays for a choice. Then a choice is made from a sample
 // of the text, which also estimates how many candidates a byte its search
 // will turn down. After it, one signal: the candidates turned down beyond
-// what is allowed, twice (slack) the estimate and at least one per candGap
-// bytes (a candidate a KiB costs about what an IndexByte pass does), added
-// up over the runs and never below zero. When it reaches cutover, about
-// what a choice costs, the search chooses again from the next runs' text.
+// that estimate, or beyond one per candGap bytes where that is more (a
+// candidate a KiB costs about what an IndexByte pass does), added up over
+// the runs and never below zero. When it reaches cutover, about what a
+// choice costs, the search chooses again from the next runs' text.
 const (
 	warmup  = 64 << 10
 	candGap = 1024
-	slack   = 2
 	cutover = 8192
 )
 
@@ -143,7 +142,7 @@ func (sc *Scanner) count(n int) {
 			sc.startSample()
 		}
 	default:
-		allow := max(slack*tn.expect, 1/float64(candGap))
+		allow := max(tn.expect, 1/float64(candGap))
 		tn.excess = max(tn.excess+float64(cands)-allow*float64(n), 0)
 		if tn.excess >= float64(cutover) {
 			sc.startSample()

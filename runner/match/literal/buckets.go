@@ -153,7 +153,7 @@ func (sc *Scanner) assignBytes(nb int, s *sim, refine bool) float64 {
 // trial returns w's trials of the lookups, loaded with the text g kept, or
 // nil when it kept too little.
 func (w *windows) trial(g *gramEst) *sim {
-	if g == nil || g.textN < simSample {
+	if g == nil || g.textN < winSample {
 		return nil
 	}
 	if w.sim == nil {

@@ -7,14 +7,13 @@ import (
 )
 
 // A choice is made from a sample of the text: its first sampleSize bytes
-// counted by value; with the SIMD search, its first gramSample bytes
-// counted by window of four bytes (hashed, gramSlots counts), and its first
-// simSample bytes kept, to try the buckets on (sim.go).
+// counted by value and, with the SIMD search, its first winSample bytes
+// counted by window of four bytes (hashed, gramSlots counts) and kept, to
+// try the buckets on (sim.go).
 const (
 	sampleSize = 8 << 10
-	gramSample = 2 << 10 // counting windows costs ten times what counting bytes does
+	winSample  = 2 << 10
 	gramSlots  = 1 << 12
-	simSample  = 4 << 10
 )
 
 // priorWeight is how many bytes of text the guess of byteFrequency counts
@@ -29,7 +28,7 @@ type sample struct {
 	gramN int                  // windows counted
 	grams [2][gramSlots]uint16 // by hash: exact, and with ASCII letters in lower case
 	textN int                  // bytes kept
-	text  [simSample]byte
+	text  [winSample]byte
 }
 
 // clear empties s.
@@ -44,7 +43,7 @@ func (s *sample) add(b []byte, windows bool) bool {
 	}
 	s.n += m
 	if windows {
-		s.addGrams(b[:min(len(b), gramSample-s.gramN)])
+		s.addGrams(b[:min(len(b), winSample-s.gramN)])
 		s.textN += copy(s.text[s.textN:], b)
 	}
 	return s.n >= sampleSize
@@ -71,9 +70,9 @@ type estimates struct {
 
 // gramEst is what the samples taught of windows.
 type gramEst struct {
-	count [2][gramSlots]uint16 // by hash, in gramSample bytes of text
+	count [2][gramSlots]uint16 // by hash, in winSample bytes of text
 	// text is what the buckets are tried on: the sample's first bytes.
-	text  [simSample]byte
+	text  [winSample]byte
 	textN int
 }
 
@@ -93,8 +92,8 @@ func (e *estimates) learn(s *sample) {
 	}
 	for f := range g.count {
 		for h, c := range s.grams[f] {
-			if s.gramN < gramSample {
-				c = uint16(int(c) * gramSample / max(s.gramN, 1))
+			if s.gramN < winSample {
+				c = uint16(int(c) * winSample / max(s.gramN, 1))
 			}
 			g.count[f][h] = c
 		}
@@ -121,7 +120,7 @@ func (e *estimates) winEst(k uint32) float64 {
 		if k&winFold != 0 {
 			fold = 1
 		}
-		p = (float64(g.count[fold][gramHash(k&^winFold)]) + p*priorWeight) / (gramSample + priorWeight)
+		p = (float64(g.count[fold][gramHash(k&^winFold)]) + p*priorWeight) / (winSample + priorWeight)
 	}
 	return p
 }

@@ -8,7 +8,7 @@ import "math/bits"
 // bytes are far from independent (a bucket of "atch", "cann" and "lock"
 // lets through the "cach" of every "cache").
 
-const simWords = simSample / 64
+const simWords = winSample / 64
 
 // sim tries the buckets' lookups on a sample of text.
 type sim struct {
@@ -19,10 +19,10 @@ type sim struct {
 	cur *win                                  // that window
 }
 
-// load puts text, up to simSample bytes of it, in the trials.
+// load puts text, up to winSample bytes of it, in the trials.
 func (s *sim) load(text []byte) {
 	s.pos = [128][simWords]uint64{}
-	s.n = min(len(text), simSample)
+	s.n = min(len(text), winSample)
 	for i, c := range text[:s.n] {
 		if c < 0x80 {
 			s.pos[c][i/64] |= 1 << (i % 64)

@@ -13,7 +13,7 @@ func TestSim(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	const alphabet = "abcdeABCDE 01.\n\x80"
 	for round := range 200 {
-		text := make([]byte, simSample)
+		text := make([]byte, winSample)
 		for i := range text {
 			text[i] = alphabet[r.IntN(len(alphabet))]
 		}

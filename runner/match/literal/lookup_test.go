@@ -199,34 +199,3 @@ func TestChoosesSIMD(t *testing.T) {
 		t.Errorf("after %d KiB of log lines the Scanner is still on its anchors", 8*len(run)>>10)
 	}
 }
-
-// BenchmarkLookup measures the SIMD lookups alone on text where no window
-// is looked for, against bytes.IndexByte on the same bytes.
-func BenchmarkLookup(b *testing.B) {
-	if !haveSIMD {
-		b.Skip("no AVX2 here")
-	}
-	data := bytes.Repeat([]byte("2026-11-30T07:00:05.005Z INFO request id=5 path=/api/v1/items/35 status=200 bytes=65 took=5ms\n"), 1400)[:128<<10]
-	var t tables
-	for _, c := range []struct {
-		name string
-		scan func(*tables, []byte, int) int
-		ok   bool
-	}{{"narrow", scanAVX2Narrow, true}, {"wide", scanAVX2, true}, {"512narrow", scan512Narrow, have512}, {"512wide", scan512, have512}} {
-		b.Run(c.name, func(b *testing.B) {
-			if !c.ok {
-				b.Skip("no AVX-512 (BW, VBMI) here")
-			}
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				c.scan(&t, data, 0)
-			}
-		})
-	}
-	b.Run("indexbyte", func(b *testing.B) {
-		b.SetBytes(int64(len(data)))
-		for b.Loop() {
-			bytes.IndexByte(data, 0)
-		}
-	})
-}

@@ -9,12 +9,18 @@
 #     bench/floor-cobra, that plus a cobra command line with as many flags as
 #     retry's (the least a retry built on cobra that forwards signals costs),
 #   - Debian's C `retry` package (/usr/bin/retry --times=1 -- true), when
-#     installed.
+#     installed,
+#   - recur (github.com/dbohdan/recur, a retry tool in Go, the fastest peer),
+#     when RECUR names a build of it: `recur true`. Build it from its source,
+#     as its README says, with CGO_ENABLED=0 -trimpath -ldflags '-s -w';
+#     without RECUR its row is left out, with a message.
 # retry is measured twice: as `go build` makes it here (with cgo when a C
 # compiler is installed, as `go install` does), and as .goreleaser.yaml builds
 # the releases (CGO_ENABLED=0, -ldflags '-s -w').
 # The goal (docs/dev/performance.md, "Start-up"): the release build's wall time at most
-# 1.1x floor-cobra's, peak RSS under 8 MiB; the floor ratios are printed too.
+# 1.1x floor-cobra's and no more than recur's, peak RSS under 8 MiB; the floor
+# ratios are printed too. Beside the wall time, the CPU time (user + system,
+# as hyperfine reports it: on a shared machine it moves less than the wall).
 # The script also prints floor-cobra against the floor: when it misses 1.2x
 # it, no retry built as this project prescribes can meet it on this machine.
 # docs/dev/performance.md ("Start-up") has the figures and what costs what.
@@ -29,6 +35,7 @@
 #                   spread the load of a shared machine over all commands.
 #   RSS_RUNS=21     runs per command under /usr/bin/time -v
 #   NO_HYPERFINE=1  use the plain loop even when hyperfine is installed
+#   RECUR=BINARY    recur, built from its source, to measure beside retry
 # Tools: go; hyperfine (Debian package `hyperfine`) if present, else a bash
 # loop timed with $EPOCHREALTIME; /usr/bin/time (Debian package `time`) for
 # peak RSS. Debian's /usr/bin/retry shadows ours on PATH, so every command
@@ -39,6 +46,7 @@ RUNS=${RUNS:-100}
 ROUNDS=${ROUNDS:-10}
 RSS_RUNS=${RSS_RUNS:-21}
 NO_HYPERFINE=${NO_HYPERFINE:-}
+RECUR=${RECUR:-}
 DEBIAN_RETRY=/usr/bin/retry
 GNU_TIME=/usr/bin/time
 
@@ -90,6 +98,15 @@ if [[ -x $DEBIAN_RETRY ]] && "$DEBIAN_RETRY" --times=1 -- "$true_bin" 2>/dev/nul
 else
 	echo "startup.sh: $DEBIAN_RETRY (Debian package retry) not found or not usable: skipping it" >&2
 fi
+RECUR_ROW=-1
+if [[ -n $RECUR && -x $RECUR ]]; then
+	cp "$RECUR" "$tmp/recur"
+	RECUR_ROW=${#names[@]}
+	names+=(recur)
+	cmds+=("$tmp/recur $true_bin")
+else
+	echo "startup.sh: RECUR is not set to a build of recur: skipping it (see the header)" >&2
+fi
 for name in "${extra[@]}"; do
 	names+=("$name")
 	cmds+=("$tmp/$name -- $true_bin")
@@ -110,7 +127,7 @@ echo "# retry at $(git -C "$root" describe --always --dirty 2>/dev/null || echo 
 # Wall time, in milliseconds: for each round, each command's median; then the
 # median of the rounds. Each round starts the command order one further, so
 # no command always runs first or right after another.
-declare -a round_medians
+declare -a round_medians round_cpu
 if [[ -z $NO_HYPERFINE ]] && command -v hyperfine >/dev/null; then
 	echo "# wall time: hyperfine -N, $ROUNDS rounds x $RUNS runs"
 	for ((r = 0; r < ROUNDS; r++)); do
@@ -126,8 +143,11 @@ if [[ -z $NO_HYPERFINE ]] && command -v hyperfine >/dev/null; then
 			{ cat "$tmp/round$r.txt" >&2; exit 1; }
 		mapfile -t meds < <(grep -o '"median": *[0-9.eE+-]*' "$tmp/round$r.json" | sed 's/.*: *//')
 		((${#meds[@]} == n)) || { echo "startup.sh: cannot read medians from hyperfine's JSON" >&2; exit 1; }
+		mapfile -t users < <(grep -o '"user": *[0-9.eE+-]*' "$tmp/round$r.json" | sed 's/.*: *//')
+		mapfile -t systems < <(grep -o '"system": *[0-9.eE+-]*' "$tmp/round$r.json" | sed 's/.*: *//')
 		for ((k = 0; k < n; k++)); do
 			round_medians[order[k]]+=" $(awk -v s="${meds[k]}" 'BEGIN { printf "%.4f", s * 1000 }')"
+			round_cpu[order[k]]+=" $(awk -v u="${users[k]:-nan}" -v y="${systems[k]:-nan}" 'BEGIN { printf "%.4f", (u + y) * 1000 }')"
 		done
 	done
 else
@@ -169,17 +189,18 @@ else
 	for ((c = 0; c < n; c++)); do rss[c]=nan; done
 fi
 
-declare -a wall
+declare -a wall cpu
 for ((c = 0; c < n; c++)); do
 	wall[c]=$(tr ' ' '\n' <<<"${round_medians[c]}" | grep . | median)
+	cpu[c]=$(tr ' ' '\n' <<<"${round_cpu[c]:-}" | grep . | median)
 done
 
 echo
-printf '| %-13s | %-42s | %15s | %8s | %14s |\n' command "command line (binaries in a temp dir)" "wall, median ms" "x floor" "peak RSS, MiB"
-printf '|%s|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..15})" "$(printf -- '-%.0s' {1..44})" "$(printf -- '-%.0s' {1..17})" "$(printf -- '-%.0s' {1..10})" "$(printf -- '-%.0s' {1..16})"
+printf '| %-13s | %-42s | %15s | %8s | %13s | %14s |\n' command "command line (binaries in a temp dir)" "wall, median ms" "x floor" "CPU, ms" "peak RSS, MiB"
+printf '|%s|%s|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..15})" "$(printf -- '-%.0s' {1..44})" "$(printf -- '-%.0s' {1..17})" "$(printf -- '-%.0s' {1..10})" "$(printf -- '-%.0s' {1..15})" "$(printf -- '-%.0s' {1..16})"
 for ((c = 0; c < n; c++)); do
-	awk -v name="${names[c]}" -v line="${cmds[c]//$tmp\//}" -v w="${wall[c]}" -v f="${wall[FLOOR]}" -v k="${rss[c]}" 'BEGIN {
-		printf "| %-13s | %-42s | %15.3f | %8.2f | %14s |\n", name, line, w, w / f, (k == "nan" ? "n/a" : sprintf("%.1f", k / 1024))
+	awk -v name="${names[c]}" -v line="${cmds[c]//$tmp\//}" -v w="${wall[c]}" -v f="${wall[FLOOR]}" -v u="${cpu[c]}" -v k="${rss[c]}" 'BEGIN {
+		printf "| %-13s | %-42s | %15.3f | %8.2f | %13s | %14s |\n", name, line, w, w / f, (u == "nan" ? "n/a" : sprintf("%.3f", u)), (k == "nan" ? "n/a" : sprintf("%.1f", k / 1024))
 	}'
 done
 echo
@@ -195,6 +216,13 @@ for c in $RETRY $RELEASE; do
 		else printf "; peak RSS < 8 MiB: %.1f MiB -> %s\n", k / 1024, (k < 8192 ? "met" : "MISSED")
 	}'
 done
+if ((RECUR_ROW >= 0)); then
+	awk -v w="${wall[RELEASE]}" -v r="${wall[RECUR_ROW]}" -v u="${cpu[RELEASE]}" -v q="${cpu[RECUR_ROW]}" 'BEGIN {
+		printf "goal, retry-release: wall <= recur: %.2fx -> %s", w / r, (w <= r ? "met" : "MISSED")
+		if (u == "nan" || q == "nan") print ""
+		else printf " (CPU: %.2fx)\n", u / q
+	}'
+fi
 awk -v w="${wall[COBRA]}" -v f="${wall[FLOOR]}" 'BEGIN {
 	printf "reference, floor-cobra: %.2fx floor (the old goal was 1.20x floor)\n", w / f
 }'

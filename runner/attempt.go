@@ -72,7 +72,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 // and so env(1), timeout(1) and shells, run it: the same attempt, with
 // the same environment, process group, terminal and streams.
 func start(cmd *exec.Cmd) error {
-	err := cmd.Start()
+	err := proc.Exec(cmd)
 	if !errors.Is(err, syscall.ENOEXEC) || runtime.GOOS == "windows" {
 		return err
 	}
@@ -83,7 +83,7 @@ func start(cmd *exec.Cmd) error {
 	sh.Stdin, sh.Stdout, sh.Stderr = cmd.Stdin, cmd.Stdout, cmd.Stderr
 	sh.SysProcAttr, sh.WaitDelay = cmd.SysProcAttr, cmd.WaitDelay
 	*cmd = *sh
-	return cmd.Start()
+	return proc.Exec(cmd)
 }
 
 // startError returns why the command name could not be started. A name

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/b0a38808/retry/runner/classify"
 )
 
 // Debian's retry (minfrin's), whose package ours replaces, spells some
@@ -153,22 +155,11 @@ func debianUntilHint(value string) string {
 	case "false":
 		return "Debian's retry's --until false is --until fail here"
 	}
-	if debianCodes(value) {
+	// Suggested only when --stop-on takes it as it stands.
+	if codes, err := classify.ParseCodes(value); err == nil && !codes.Timeout {
 		return "Debian's retry's --until " + value + " repeats until the command exits so: here --stop-on " + value + " stops there (and a success ends the run too)"
 	}
 	return "--until takes success (the default: run until it succeeds) or fail (run until it fails); exit codes go in --stop-on CODES"
-}
-
-// debianCodes reports whether value is a list of exit codes and ranges as
-// Debian's retry takes them ("1,75,100-110").
-func debianCodes(value string) bool {
-	for item := range strings.SplitSeq(value, ",") {
-		lo, hi, isRange := strings.Cut(item, "-")
-		if lo == "" || !digits(lo) || isRange && (hi == "" || !digits(hi)) {
-			return false
-		}
-	}
-	return true
 }
 
 // shortSpelled returns the flags that args, a command line of fs, last

@@ -64,6 +64,8 @@ func TestDebianUntilHint(t *testing.T) {
 		{"1,5-7", "--stop-on 1,5-7"},
 		{"success,3", "--until takes success"},
 		{"5-", "--until takes success"},
+		{"1,300", "--until takes success"}, // --stop-on would refuse it
+		{"7-3", "--until takes success"},
 	} {
 		if got := debianUntilHint(tc.value); !strings.Contains(got, tc.want) {
 			t.Errorf("debianUntilHint(%q) = %q; want %q in it", tc.value, got, tc.want)

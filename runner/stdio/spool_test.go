@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"os/exec"
 	"sync"
 	"syscall"
 	"testing"
@@ -101,10 +100,7 @@ func TestFullSpoolKeepsTheAttemptsInputWhole(t *testing.T) {
 			a := begin(t, s)
 			var got []byte
 			if tc.process {
-				if _, err := exec.LookPath("cat"); err != nil {
-					t.Skip("no cat")
-				}
-				cmd := exec.Command("cat")
+				cmd := command("cat")
 				cmd.Stdin = a.Stdin
 				within(t, 10*time.Second, "cat", func() { got, _ = cmd.Output() })
 			} else {

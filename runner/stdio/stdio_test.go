@@ -5,7 +5,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"runtime"
 	"testing"
 	"time"
@@ -228,32 +227,32 @@ func TestReplayPipeBoundedMemory(t *testing.T) {
 }
 
 func TestReplayPipeToProcesses(t *testing.T) {
-	if _, err := exec.LookPath("cat"); err != nil {
-		t.Skip("no cat")
-	}
 	data := payload(300000)
 	r, w := producer(t)
 	go func() { w.Write(data); w.Close() }()
 	s := open(t, Config{Stdin: r})
-	for i, argv := range [][]string{
-		{"head", "-c", "1000"}, // stops reading early
-		{"true"},               // never reads
-		{"cat"},
-		{"cat"},
+	for i, tc := range []struct {
+		name  string
+		steps []string
+		want  []byte
+	}{
+		{"head", []string{"head", "1000"}, data[:1000]}, // stops reading early
+		{"true", nil, nil}, // never reads
+		{"cat", []string{"cat"}, data},
+		{"cat", []string{"cat"}, data},
 	} {
 		a := begin(t, s)
 		var out bytes.Buffer
-		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd := command(tc.steps...)
 		cmd.Stdin, cmd.Stdout = a.Stdin, &out
-		within(t, 10*time.Second, argv[0], func() {
+		within(t, 10*time.Second, tc.name, func() {
 			if err := cmd.Run(); err != nil {
 				t.Errorf("attempt %d: %v", i+1, err)
 			}
 		})
 		end(t, s)
-		want := map[string][]byte{"head": data[:1000], "true": nil, "cat": data}[argv[0]]
-		if !bytes.Equal(out.Bytes(), want) {
-			t.Errorf("attempt %d (%s): wrote %d bytes, want the input's first %d", i+1, argv[0], out.Len(), len(want))
+		if !bytes.Equal(out.Bytes(), tc.want) {
+			t.Errorf("attempt %d (%s): wrote %d bytes, want the input's first %d", i+1, tc.name, out.Len(), len(tc.want))
 		}
 	}
 }

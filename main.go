@@ -6,6 +6,9 @@ package main
 import (
 	"os"
 
+	// First, for its initialiser: retry runs on one processor (see oneproc).
+	_ "github.com/b0a38808/retry/cmd/oneproc"
+
 	"github.com/b0a38808/retry/cmd"
 )
 

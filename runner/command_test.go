@@ -1,9 +1,12 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -33,6 +36,7 @@ func TestMain(m *testing.M) {
 // order, each a word and its arguments:
 //
 //	append FILE TEXT  appends TEXT, $VARIABLEs expanded, and a newline to FILE
+//	runs FILE N       counts this run in FILE, and exits 0 before run N
 //	sleep DURATION    sleeps for DURATION
 //	exit STATUS       exits with STATUS
 //
@@ -60,6 +64,24 @@ func runCommand(steps []string) int {
 			}
 			if err != nil {
 				return fail("%v", err)
+			}
+			steps = steps[3:]
+		case steps[0] == "runs" && len(steps) >= 3:
+			data, err := os.ReadFile(steps[1])
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fail("%v", err)
+			}
+			runs, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+			runs++
+			if err := os.WriteFile(steps[1], []byte(strconv.Itoa(runs)+"\n"), 0o644); err != nil {
+				return fail("%v", err)
+			}
+			n, err := strconv.Atoi(steps[2])
+			if err != nil {
+				return fail("%v", err)
+			}
+			if runs < n {
+				return 0
 			}
 			steps = steps[3:]
 		case steps[0] == "sleep" && len(steps) >= 2:

@@ -1,12 +1,12 @@
-//go:build unix
-
 package runner
 
 import (
 	"context"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,10 +15,14 @@ import (
 )
 
 // failsOn returns a command that succeeds on its runs before run n and
-// does what fail says on run n and after, counting its runs in dir.
+// does what fail says on run n and after, counting its runs in dir: the
+// steps of command, or a line for sh when it starts with "sh:".
 func failsOn(dir string, n int, fail string) []string {
 	count := filepath.Join(dir, "runs")
-	return []string{"sh", "-c", `n=$(($(cat "$1" 2>/dev/null || echo 0) + 1)); echo $n >"$1"; [ $n -lt ` + strconv.Itoa(n) + ` ] || ` + fail, "sh", count}
+	if script, ok := strings.CutPrefix(fail, "sh:"); ok {
+		return []string{"sh", "-c", `n=$(($(cat "$1" 2>/dev/null || echo 0) + 1)); echo $n >"$1"; [ $n -lt ` + strconv.Itoa(n) + ` ] || ` + script, "sh", count}
+	}
+	return command(append([]string{"runs", count, strconv.Itoa(n)}, strings.Fields(fail)...)...)
 }
 
 func TestUntilFailure(t *testing.T) {
@@ -39,7 +43,7 @@ func TestUntilFailure(t *testing.T) {
 	}{
 		{"the third run fails", 3, "exit 3", 5, 0, noWait, Failed, 3, 2, "exit 3", []time.Duration{0, 0}},
 		{"the first run fails", 1, "exit 1", 5, 0, noWait, Failed, 1, 0, "exit 1", nil},
-		{"a run killed by a signal fails", 2, "kill -SEGV $$", 5, 0, noWait, Failed, 2, 1, "killed by SIGSEGV", []time.Duration{0}},
+		{"a run killed by a signal fails", 2, "sh:kill -SEGV $$", 5, 0, noWait, Failed, 2, 1, "killed by SIGSEGV", []time.Duration{0}},
 		{"an exit 64 fails, whatever the default rules say", 2, "exit 64", 0, time.Minute, noWait, Failed, 2, 1, "exit 64", []time.Duration{0}},
 		{"no run fails", 9, "exit 1", 4, 0, noWait, Passed, 4, 4, "exit 0", []time.Duration{0, 0, 0}},
 		{"--delay apart, exactly", 9, "exit 1", 3, 0, fixed, Passed, 3, 3, "exit 0", []time.Duration{time.Second, time.Second}},
@@ -47,6 +51,9 @@ func TestUntilFailure(t *testing.T) {
 		{"a failure before the deadline", 2, "exit 5", 0, time.Hour, fixed, Failed, 2, 1, "exit 5", []time.Duration{time.Second}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if strings.HasPrefix(tc.fail, "sh:") && runtime.GOOS == "windows" {
+				t.Skip("a death by signal needs Unix")
+			}
 			clock := &fakeClock{now: t0}
 			cfg := Config{
 				Command:      failsOn(t.TempDir(), tc.failOn, tc.fail),
@@ -92,18 +99,22 @@ func TestUntilFailure(t *testing.T) {
 func TestUntilFailureDeadlineCutsARun(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		command string
+		steps   []string // after the runs counted in FILE (see command)
 		outcome Outcome
 		passed  int
 	}{
-		{"after runs that passed", `[ -e "$0.ran" ] && exec sleep 5; touch "$0.ran"`, Passed, 1},
-		{"on the first run", "exec sleep 5", Deadline, 0},
+		{"after runs that passed", []string{"runs", "FILE", "2", "sleep", "5s"}, Passed, 1},
+		{"on the first run", []string{"sleep", "5s"}, Deadline, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			steps := slices.Clone(tc.steps)
+			if i := slices.Index(steps, "FILE"); i >= 0 {
+				steps[i] = filepath.Join(t.TempDir(), "runs")
+			}
 			res, err := Run(context.Background(), Config{
-				Command:      []string{"sh", "-c", tc.command, filepath.Join(t.TempDir(), "x")},
+				Command:      command(steps...),
 				UntilFailure: true,
-				Deadline:     time.Now().Add(300 * time.Millisecond),
+				Deadline:     time.Now().Add(time.Second),
 				KillAfter:    time.Second,
 				Backoff:      backoff.Policy{Base: time.Second},
 			})
@@ -121,7 +132,7 @@ func TestUntilFailureDeadlineCutsARun(t *testing.T) {
 // a hang, is the failure looked for.
 func TestUntilFailureTimeoutFails(t *testing.T) {
 	res, err := Run(context.Background(), Config{
-		Command:      []string{"sleep", "5"},
+		Command:      command("sleep", "5s"),
 		Attempts:     3,
 		UntilFailure: true,
 		Timeout:      100 * time.Millisecond,

@@ -182,3 +182,25 @@ func TestWindowsChooseAgain(t *testing.T) {
 		})
 	}
 }
+
+// TestCloneKeepsChoice: a clone of a Scanner that has chosen searches as it
+// does, and expects the candidates it expected: on the same text it turns
+// down as many and does not choose again.
+func TestCloneKeepsChoice(t *testing.T) {
+	ss := []String{{Text: "connection refused"}, {Text: "timed out", Fold: true}, {Text: "EOF"}}
+	text := bytes.Repeat([]byte("GET /api/v1/items 200 ok 12ms, sent to fd 3 of 4 EOF-free\n"), 2<<10)
+	sc := newScanner(ss, pureGo)
+	for sc.tn.choices == 0 {
+		check(t, ss, sc, text)
+	}
+	c := sc.Clone()
+	if !c.Chosen() || string(c.a.active) != string(sc.a.active) || c.tn.expect != sc.tn.expect {
+		t.Fatalf("the clone has anchors %q (chosen %t, expects %g), want %q (expects %g)", c.a.active, c.Chosen(), c.tn.expect, sc.a.active, sc.tn.expect)
+	}
+	for range 100 {
+		check(t, ss, c, text)
+	}
+	if c.tn.choices != 0 {
+		t.Errorf("the clone chose %d times on the text its Scanner chose on", c.tn.choices)
+	}
+}

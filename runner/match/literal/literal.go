@@ -232,6 +232,6 @@ func (sc *Scanner) Clone() *Scanner {
 	c.tn.est = sc.tn.est.clone()
 	c.a = sc.a.clone()
 	c.w = sc.w.clone()
-	c.tn.fromText, c.tn.chosenLive = true, c.live
+	c.tn.fromText, c.tn.chosenLive, c.tn.expect = true, c.live, sc.tn.expect
 	return c
 }

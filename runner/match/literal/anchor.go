@@ -9,7 +9,7 @@ import (
 // The anchors: each string still searched for, unless the SIMD search
 // takes it, is checked wherever one byte of it occurs. This file has
 // their entries, how they are placed and sorted, and how an occurrence is
-// checked; cover.go chooses them.
+// checked; choose.go chooses them.
 
 // anchor is one byte value in use, and the strings checked wherever it
 // occurs. The anchor keeps its next occurrence that checked true: the

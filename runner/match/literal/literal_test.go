@@ -199,15 +199,15 @@ func testDisable(t *testing.T, simd path) {
 	}
 }
 
-// TestRetune feeds runs whose byte frequencies change, so that the anchors
-// are chosen again on different text, and checks every run.
-func TestRetune(t *testing.T) {
+// TestKindsInTurn feeds runs whose byte frequencies change, so that the
+// search is chosen again on different text, and checks every run.
+func TestKindsInTurn(t *testing.T) {
 	for _, simd := range paths() {
-		t.Run(name(simd), func(t *testing.T) { testRetune(t, simd) })
+		t.Run(name(simd), func(t *testing.T) { testKindsInTurn(t, simd) })
 	}
 }
 
-func testRetune(t *testing.T, simd path) {
+func testKindsInTurn(t *testing.T, simd path) {
 	ss := []String{{Text: "connection refused"}, {Text: "timed out", Fold: true}, {Text: "zq"}, {Text: "QZ", Fold: true}}
 	sc := newScanner(ss, simd)
 	r := rand.New(rand.NewPCG(1, 2))

@@ -67,7 +67,7 @@ make_build() {
   local cache
   cache=$(mktemp -d "$work/gocache.XXXXXX")
   { GOCACHE=$cache go build -a -n -x -v ./... 2>&1
-    go test -count=1 -v ./runner/backoff/ ./runner/budget/ ./exitcodes/ ./runner/classify/ ./runner/match/ 2>go test -count=1 -v ./runner/backoff/ ./runner/budget/ ./exitcodes/ ./runner/classify/ 2>&11
+    go test -count=1 -v ./runner/backoff/ ./runner/budget/ ./exitcodes/ ./runner/classify/ ./runner/match/ 2>&1
   } | grep -Eiv 'timed? ?out|retry-after|connection|refused|http/|not found|denied|failed|error|unable|EOF|lock' >"$work/chunk" || true
   rm -rf "$cache"
   repeat "$work/chunk" "$1"

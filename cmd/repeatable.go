@@ -15,6 +15,9 @@ import (
 func repeatableVar(fs *pflag.FlagSet, p *[]string, name, usage string) {
 	*p = nil
 	fs.Var(&repeatable{values: p}, name, usage)
+	// pflag shows no default for its own empty string arrays; for a Value
+	// of another type it takes only an empty DefValue as none.
+	fs.Lookup(name).DefValue = ""
 }
 
 // repeatable is the pflag.Value and pflag.SliceValue of a repeatable

@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"os/exec"
-	"runtime"
 	"syscall"
 	"time"
 
@@ -98,24 +97,17 @@ func (r *run) launch(c child) (g *proc.Group, exited <-chan exitcodes.Exit, rele
 	drained := make(chan struct{})
 	go func() {
 		defer close(drained)
-		// The parent-death signal fires when the thread that started the
-		// child exits: keep this goroutine on its thread until the child
-		// has been reaped. Not longer: waking a goroutine locked to its
-		// thread costs a hand-off between threads, and draining the
-		// output after the child has gone waits for other goroutines.
-		runtime.LockOSThread()
+		// Any thread may start the child: its parent-death signal fires
+		// when that thread ends, and no thread of retry's ends before
+		// retry does (see proc.setParentDeathSignal).
 		group, err := r.signals.start(cmd, startCmd)
 		if err != nil {
-			runtime.UnlockOSThread()
 			started <- err
 			return
 		}
 		g = group
 		started <- nil
-		group.Wait(c.stopped, func(st exitcodes.Exit) {
-			runtime.UnlockOSThread()
-			reaped <- st
-		})
+		group.Wait(c.stopped, func(st exitcodes.Exit) { reaped <- st })
 	}()
 	if err := <-started; err != nil {
 		return nil, nil, nil, err

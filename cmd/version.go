@@ -3,8 +3,12 @@ package cmd
 import "runtime/debug"
 
 // resolveVersion returns the version linked in at build time or, for a
-// `go install` build, the module version recorded in the binary.
+// `go install` build, the module version recorded in the binary. The
+// build info is parsed only without a linked version: every run asks.
 func resolveVersion(linked string) string {
+	if linked != "" {
+		return linked
+	}
 	info, _ := debug.ReadBuildInfo()
 	return versionOf(linked, info)
 }

@@ -1,5 +1,12 @@
 package redisstore
 
+// The scripts' SHA-1s, by which EVALSHA calls them (the test checks
+// them), so that retry needs no hash of its own.
+const (
+	windowSHA = "bb20bc17b3ed41e5331f9cb89feb3c249c06e9ac"
+	slotSHA   = "d4be4f4a6f7fc33e4528a9c511a2802ea1131371"
+)
+
 // windowScript counts a budget's first attempts and retries over the last
 // minute of the server's clock, in one hash of per-second counts:
 // "f:SECOND" and "r:SECOND". KEYS[1] is the hash; ARGV is the operation

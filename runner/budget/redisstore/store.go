@@ -19,12 +19,12 @@ package redisstore
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha1"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"sync"
@@ -72,11 +72,6 @@ type script struct {
 	src, sha string
 }
 
-func newScript(src string) script {
-	sum := sha1.Sum([]byte(src))
-	return script{src: src, sha: hex.EncodeToString(sum[:])}
-}
-
 // Store is one budget in one Redis, open in one process. It connects on
 // first use, and again after a failed call. Its methods are safe for
 // concurrent use.
@@ -120,13 +115,15 @@ func Open(addr Address, name string, p budget.Policy, o Options) (*Store, error)
 		o.Clock = clock.Real{}
 	}
 	host, _ := os.Hostname()
-	var nonce [6]byte
-	rand.Read(nonce[:])
+	// Unique, not secret: math/rand/v2's generator is seeded by the
+	// kernel.
+	var nonce [8]byte
+	binary.LittleEndian.PutUint64(nonce[:], rand.Uint64())
 	return &Store{
 		addr: addr, name: name, policy: p, opts: o,
-		window: newScript(windowScript),
-		slots:  newScript(slotScript),
-		holder: host + ":" + strconv.Itoa(os.Getpid()) + ":" + hex.EncodeToString(nonce[:]),
+		window: script{windowScript, windowSHA},
+		slots:  script{slotScript, slotSHA},
+		holder: host + ":" + strconv.Itoa(os.Getpid()) + ":" + hex.EncodeToString(nonce[:6]),
 		cl:     newClient(addr, hashSlot(Key(name, "window"))),
 	}, nil
 }

@@ -24,9 +24,13 @@ func Prepare(cmd *exec.Cmd) {
 type groupSys struct{}
 
 // Start starts cmd, prepared with Prepare, with start (cmd.Start, or a
-// function that calls it) and returns its group.
+// function that calls it) and returns its group. It waits for a helper's
+// start under way (StartHelper).
 func Start(cmd *exec.Cmd, start func() error) (*Group, error) {
-	if err := start(); err != nil {
+	starting.RLock()
+	err := start()
+	starting.RUnlock()
+	if err != nil {
 		return nil, err
 	}
 	return &Group{cmd: cmd}, nil

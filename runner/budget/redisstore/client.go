@@ -2,7 +2,6 @@ package redisstore
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -254,19 +253,11 @@ func (cl *client) connect(ctx context.Context, node string) (net.Conn, error) {
 	if cl.addr.Kind == Socket {
 		network = "unix"
 	}
+	if cl.addr.TLS {
+		return cl.connectTLS(ctx, network, node)
+	}
 	var d net.Dialer
-	nc, err := d.DialContext(ctx, network, node)
-	if err != nil || !cl.addr.TLS {
-		return nc, err
-	}
-	host, _, _ := net.SplitHostPort(node)
-	cfg, hs := cl.addr.tlsConfig(host)
-	tc := tls.Client(nc, cfg)
-	if err := tc.HandshakeContext(ctx); err != nil {
-		nc.Close()
-		return nil, tlsCause(err)
-	}
-	return &tlsConn{tc, hs}, nil
+	return d.DialContext(ctx, network, node)
 }
 
 // auth returns the AUTH command of a's user and password.

@@ -222,7 +222,8 @@ func TestLeaseRenewed(t *testing.T) {
 
 // TestMain runs the test binary as a slot holder when asked to (the
 // SIGKILL test kills it), or to count one first attempt in a process of
-// its own (the system's roots are read once by a process).
+// its own (the system's roots are read once by a process); else it runs
+// the tests with the TLS helper built and on PATH.
 func TestMain(m *testing.M) {
 	if url := os.Getenv("REDISSTORE_TEST_FIRST"); url != "" {
 		a, err := ParseURL(url)
@@ -248,7 +249,13 @@ func TestMain(m *testing.M) {
 		time.Sleep(time.Minute)
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	if url := os.Getenv("REDISSTORE_TEST_HELPER"); url != "" {
+		helperChild(url)
+	}
+	removeHelper := installHelper()
+	code := m.Run()
+	removeHelper()
+	os.Exit(code)
 }
 
 // TestHolderKilled: a holder killed by SIGKILL frees its slot when its

@@ -1,7 +1,6 @@
 package redisstore
 
 import (
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -59,7 +58,7 @@ type Address struct {
 	// Timeout bounds each call (timeout=); zero is DefaultTimeout.
 	Timeout time.Duration
 
-	tls *tls.Config // read from CACert, Cert and Key by LoadTLS
+	tls *tlsSetup // by LoadTLS, from CACert, Cert and Key
 }
 
 // The forms of a store URL, for hints.

@@ -5,9 +5,10 @@ package main
 
 import (
 	"os"
+	"time"
 
-	// First, for its initialiser: retry runs on one processor (see oneproc).
-	_ "github.com/b0a38808/retry/cmd/oneproc"
+	// First, for its initialiser: retry starts on one processor.
+	"github.com/b0a38808/retry/cmd/oneproc"
 
 	"github.com/b0a38808/retry/cmd"
 )
@@ -17,5 +18,6 @@ import (
 var version string
 
 func main() {
+	time.AfterFunc(oneproc.RestoreAfter, oneproc.Restore)
 	os.Exit(cmd.Execute(version, os.Args[1:]))
 }

@@ -4,44 +4,45 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
-func TestOneForThenDefault(t *testing.T) {
+// TestLoweredThenRestored: the initialiser of this test binary set
+// GOMAXPROCS to 1, and Restore gives back the default.
+func TestLoweredThenRestored(t *testing.T) {
 	if os.Getenv("ONEPROC_WANT") != "" {
-		return
+		t.Skip("run by TestEnvironmentWins")
 	}
-	time.Sleep(2 * Restore) // the initialiser's restore is done
-	def := runtime.GOMAXPROCS(0)
-	if def == 1 {
-		t.Skip("the default GOMAXPROCS is 1 here")
+	if !lowered {
+		t.Skipf("GOMAXPROCS started at %d, not at the %d CPUs: the initialiser left it alone", runtime.GOMAXPROCS(0), runtime.NumCPU())
 	}
-	oneFor(50 * time.Millisecond)
 	if got := runtime.GOMAXPROCS(0); got != 1 {
-		t.Fatalf("GOMAXPROCS is %d, want 1", got)
+		t.Fatalf("GOMAXPROCS is %d after the initialiser, want 1", got)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.GOMAXPROCS(0) != def {
-		if time.Now().After(deadline) {
-			t.Fatalf("GOMAXPROCS still %d long after 50ms, want the default %d", runtime.GOMAXPROCS(0), def)
-		}
-		time.Sleep(time.Millisecond)
+	Restore()
+	if got := runtime.GOMAXPROCS(0); got < 2 {
+		t.Fatalf("GOMAXPROCS is %d after Restore, want the default (%d CPUs)", got, runtime.NumCPU())
 	}
 }
 
-// TestEnvironmentWins runs the test binary with GOMAXPROCS set: the
-// initialiser leaves it alone.
+// TestEnvironmentWins runs the test binary with GOMAXPROCS set to more
+// than the CPUs: the initialiser leaves it alone, and so does Restore.
 func TestEnvironmentWins(t *testing.T) {
+	want := runtime.NumCPU() + 1
 	if os.Getenv("ONEPROC_WANT") != "" {
-		if got := runtime.GOMAXPROCS(0); got != 3 {
-			t.Fatalf("GOMAXPROCS=3 in the environment, and GOMAXPROCS is %d", got)
+		if got := runtime.GOMAXPROCS(0); lowered || strconv.Itoa(got) != os.Getenv("ONEPROC_WANT") {
+			t.Fatalf("GOMAXPROCS=%s in the environment, and GOMAXPROCS is %d (lowered %v)", os.Getenv("ONEPROC_WANT"), got, lowered)
+		}
+		Restore()
+		if got := runtime.GOMAXPROCS(0); strconv.Itoa(got) != os.Getenv("ONEPROC_WANT") {
+			t.Fatalf("Restore changed GOMAXPROCS to %d", got)
 		}
 		return
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestEnvironmentWins$", "-test.v")
-	cmd.Env = append(os.Environ(), "GOMAXPROCS=3", "ONEPROC_WANT=3")
+	cmd.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(want), "ONEPROC_WANT="+strconv.Itoa(want))
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "--- PASS: TestEnvironmentWins") {
 		t.Fatalf("%v\n%s", err, out)

@@ -102,46 +102,24 @@ func (c *classifyOptions) rules(stdout, stderr io.Writer, stdoutHeld, stderrHeld
 }
 
 // addRules adds to r the rules the flags give: the exit-code and output
-// rules as typed, then the presets' rules.
+// rules as typed, then the presets' rules. An empty value never gets
+// here (refuseEmpty): as a REGEX it would match every line.
 func (c *classifyOptions) addRules(r *classify.Rules) error {
-	for _, s := range c.stopOn {
-		codes, err := classify.ParseCodes(s)
-		if err != nil {
-			return usagef("", "--stop-on: %s", err)
-		}
-		r.StopOn = append(r.StopOn, classify.CodeRule{Codes: codes})
+	var err error
+	if r.StopOn, err = codeRules(r.StopOn, "--stop-on", c.stopOn); err != nil {
+		return err
 	}
-	for _, s := range c.retryOn {
-		codes, err := classify.ParseCodes(s)
-		if err != nil {
-			return usagef("", "--retry-on: %s", err)
-		}
-		r.RetryOn = append(r.RetryOn, classify.CodeRule{Codes: codes})
+	if r.RetryOn, err = codeRules(r.RetryOn, "--retry-on", c.retryOn); err != nil {
+		return err
 	}
-	for _, s := range c.stopIf {
-		p, err := match.Compile(s)
-		if err != nil {
-			return usagef(regexHint, "--stop-if: %s", err)
-		}
-		r.StopIf = append(r.StopIf, p)
+	if r.StopIf, err = patterns(r.StopIf, "--stop-if", c.stopIf); err != nil {
+		return err
 	}
-	for _, s := range c.retryIf {
-		p, err := match.Compile(s)
-		if err != nil {
-			return usagef(regexHint, "--retry-if: %s", err)
-		}
-		r.RetryIf = append(r.RetryIf, p)
+	if r.RetryIf, err = patterns(r.RetryIf, "--retry-if", c.retryIf); err != nil {
+		return err
 	}
-	for _, s := range c.failIf {
-		if s == "" {
-			// It would match every line, and fail every success.
-			return usagef(regexHint, "--fail-if: must not be empty")
-		}
-		p, err := match.Compile(s)
-		if err != nil {
-			return usagef(regexHint, "--fail-if: %s", err)
-		}
-		r.FailIf = append(r.FailIf, p)
+	if r.FailIf, err = patterns(r.FailIf, "--fail-if", c.failIf); err != nil {
+		return err
 	}
 	for _, name := range c.presets {
 		p, err := classify.LookupPreset(name)
@@ -153,6 +131,30 @@ func (c *classifyOptions) addRules(r *classify.Rules) error {
 		}
 	}
 	return nil
+}
+
+// codeRules appends to rules the CODES of each value of flag.
+func codeRules(rules []classify.CodeRule, flag string, values []string) ([]classify.CodeRule, error) {
+	for _, s := range values {
+		codes, err := classify.ParseCodes(s)
+		if err != nil {
+			return nil, usagef("", "%s: %s", flag, err)
+		}
+		rules = append(rules, classify.CodeRule{Codes: codes})
+	}
+	return rules, nil
+}
+
+// patterns appends to pats the REGEX of each value of flag.
+func patterns(pats []*match.Pattern, flag string, values []string) ([]*match.Pattern, error) {
+	for _, s := range values {
+		p, err := match.Compile(s)
+		if err != nil {
+			return nil, usagef(regexHint, "%s: %s", flag, err)
+		}
+		pats = append(pats, p)
+	}
+	return pats, nil
 }
 
 const regexHint = `REGEX is Go RE2 syntax, matched against each line: quote it, as in --retry-if 'timed out|503'`

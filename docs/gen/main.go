@@ -145,12 +145,18 @@ the deadline in RFC 3339, UTC, with milliseconds; only when there is one.
 .TP
 \fBRETRY_DEPTH\fP
 how many retry operations enclose the attempt.
+.TP
+\fBRETRY_SLOT\fP
+the \fB\-\-max\-concurrent\fP slots the attempt runs in, its own and its
+enclosing attempts'; only when there is one. A nested retry of the same
+budget runs in its parent's slot.
 .PP
 retry itself reads \fBRETRY_DEPTH\fP: inside another retry it makes a
 single attempt unless \fB\-\-nested\fP is given, and never outlives the
-outer deadline. \fBNO_COLOR\fP and \fBFORCE_COLOR\fP decide the colour of
-progress on a terminal; \fBXDG_STATE_HOME\fP locates the state of retry
-budgets.
+outer deadline. \fBRETRY_BUDGET_STORE\fP names the budget store when
+\fB\-\-budget\fP is given without \fB\-\-budget\-store\fP.
+\fBNO_COLOR\fP and \fBFORCE_COLOR\fP decide the colour of progress on a
+terminal; \fBXDG_STATE_HOME\fP locates the state of retry budgets.
 
 .SH EXAMPLES
 A flaky download, five attempts, at most a minute in all:

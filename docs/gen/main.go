@@ -110,6 +110,9 @@ retry gave up: a permanent failure, the attempts ran out, or the retry
 budget is empty; with \fB\-\-until fail\fP, the status of the run that
 failed.
 .TP
+\fB1\fP
+the last attempt exited 0, but \fB\-\-fail\-if\fP matched its output.
+.TP
 \fB124\fP
 the deadline, or the last attempt's timeout, ended the operation.
 .TP

@@ -12,9 +12,11 @@ func refuseEmpty(fs *pflag.FlagSet) error {
 		if err != nil || f.NoOptDefVal != "" {
 			return // a flag that takes no value, such as --quiet
 		}
-		values := []string{f.Value.String()}
+		var values []string
 		if s, ok := f.Value.(pflag.SliceValue); ok {
-			values = s.GetSlice()
+			values = s.GetSlice() // not String, which writes them as CSV
+		} else {
+			values = []string{f.Value.String()}
 		}
 		for _, v := range values {
 			if v == "" {

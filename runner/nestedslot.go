@@ -3,16 +3,42 @@ package runner
 import (
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // SlotID names the concurrency slots of the budget name kept in scope
 // (Config.BudgetScope) as RETRY_SLOT lists them: NAME@SCOPE, the scope
-// percent-encoded where it holds a space (which separates the slots
-// there) or a control character, so that distinct scopes stay distinct. A
-// budget's name holds no '@'.
+// percent-encoded where it holds a '%', white space (which separates the
+// slots there, as strings.Fields reads them: a no-break space too) or a
+// control character, so that distinct scopes stay distinct. A budget's
+// name holds no '@'.
 func SlotID(name, scope string) string {
-	esc := strings.NewReplacer("%", "%25", " ", "%20", "\t", "%09", "\n", "%0A", "\r", "%0D")
-	return name + "@" + esc.Replace(scope)
+	if strings.IndexFunc(scope, slotEscaped) < 0 {
+		return name + "@" + scope
+	}
+	var b strings.Builder
+	b.WriteString(name)
+	b.WriteByte('@')
+	for i := 0; i < len(scope); {
+		r, size := utf8.DecodeRuneInString(scope[i:])
+		if !slotEscaped(r) {
+			b.WriteString(scope[i : i+size]) // an invalid byte as it is too
+		} else {
+			for _, c := range []byte(scope[i : i+size]) {
+				b.WriteByte('%')
+				b.WriteByte("0123456789ABCDEF"[c>>4])
+				b.WriteByte("0123456789ABCDEF"[c&15])
+			}
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// slotEscaped reports whether SlotID percent-encodes r.
+func slotEscaped(r rune) bool {
+	return r == '%' || unicode.IsSpace(r) || unicode.IsControl(r)
 }
 
 // nestedSlot returns the slot ID of the operation's budget, empty when it

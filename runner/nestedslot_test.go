@@ -18,9 +18,16 @@ func TestSlotID(t *testing.T) {
 		{"api", "redis://127.0.0.1:6379/0", "api@redis://127.0.0.1:6379/0"},
 		{"api", "/a dir/with\ttabs", "api@/a%20dir/with%09tabs"},
 		{"api", "/100%20", "api@/100%2520"},
+		{"api", "/a\u00a0b\vc\fd\u0085e\x01f", "api@/a%C2%A0b%0Bc%0Cd%C2%85e%01f"},
+		{"api", "/caf\u00e9/\xff", "api@/caf\u00e9/\xff"},
 	} {
-		if got := SlotID(tc.name, tc.scope); got != tc.want {
+		got := SlotID(tc.name, tc.scope)
+		if got != tc.want {
 			t.Errorf("SlotID(%q, %q) = %q, want %q", tc.name, tc.scope, got, tc.want)
+		}
+		// Nest reads RETRY_SLOT with strings.Fields.
+		if f := strings.Fields(got); len(f) != 1 {
+			t.Errorf("SlotID(%q, %q) = %q, read back as %d slots", tc.name, tc.scope, got, len(f))
 		}
 	}
 }

@@ -156,8 +156,6 @@ type Streams struct {
 	in      input
 	out     output
 	errOut  output // nil when joined: out serves both
-	joined  bool
-	outName string // "stdout", or "stdout and stderr" when joined
 	running bool
 }
 
@@ -206,7 +204,7 @@ func Open(cfg Config) (*Streams, error) {
 			in.close()
 			return nil, &StreamError{Stream: joinedName, Err: err}
 		}
-		return &Streams{in: in, out: out, joined: true, outName: joinedName}, nil
+		return &Streams{in: in, out: out}, nil
 	}
 	out, err := openOutput(cfg.Stdout, cfg.StdoutMode, dir, "retry-stdout-*")
 	if err != nil {
@@ -219,12 +217,20 @@ func Open(cfg Config) (*Streams, error) {
 		out.close()
 		return nil, &StreamError{Stream: "stderr", Err: err}
 	}
-	return &Streams{in: in, out: out, errOut: errOut, outName: "stdout"}, nil
+	return &Streams{in: in, out: out, errOut: errOut}, nil
 }
 
 // joinedName names stdout and stderr joined in one stream, in a
 // StreamError.
 const joinedName = "stdout and stderr"
+
+// outName names out's stream in a StreamError.
+func (s *Streams) outName() string {
+	if s.errOut == nil {
+		return joinedName
+	}
+	return "stdout"
+}
 
 // openOutput returns one stream's output to dst in mode; pattern names
 // its held files.
@@ -255,9 +261,9 @@ func (s *Streams) Begin() (IO, error) {
 	out, err := s.out.begin()
 	if err != nil {
 		s.in.end()
-		return IO{}, &StreamError{Stream: s.outName, Err: err}
+		return IO{}, &StreamError{Stream: s.outName(), Err: err}
 	}
-	if s.joined {
+	if s.errOut == nil {
 		s.running = true
 		return IO{Stdin: in, Stdout: out, Stderr: out, Joined: true}, nil
 	}
@@ -287,7 +293,7 @@ func (s *Streams) End() error {
 		return &StreamError{Stream: "stdin", Err: inErr}
 	}
 	if outErr != nil {
-		return &StreamError{Stream: s.outName, Err: outErr}
+		return &StreamError{Stream: s.outName(), Err: outErr}
 	}
 	if errErr != nil {
 		return &StreamError{Stream: "stderr", Err: errErr}
@@ -316,7 +322,7 @@ func (s *Streams) Finish() error {
 	outErr := s.out.finish()
 	errErr := s.onStderr(output.finish)
 	if outErr != nil {
-		return &StreamError{Stream: s.outName, Err: outErr}
+		return &StreamError{Stream: s.outName(), Err: outErr}
 	}
 	if errErr != nil {
 		return &StreamError{Stream: "stderr", Err: errErr}

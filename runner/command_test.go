@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/b0a38808/retry/runner/internal/testcommand"
 )
 
 // commandArg, as the first argument of the test binary, makes it an
@@ -20,18 +22,7 @@ const commandArg = "-runner-test-command"
 var testBinary string
 
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == commandArg {
-		os.Exit(runCommand(os.Args[2:]))
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "runner tests: the test binary's path:", err)
-		os.Exit(2)
-	}
-	testBinary = exe
-	// Under -race a binary that exits 0 first sleeps a second
-	// (atexit_sleep_ms), which would add a second to every attempt.
-	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+	testBinary = testcommand.Binary(commandArg, runCommand)
 	os.Exit(m.Run())
 }
 

@@ -6,8 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/b0a38808/retry/runner/internal/testcommand"
 )
 
 // commandArg, as the first argument of the test binary, makes it an
@@ -19,18 +20,7 @@ const commandArg = "-stdio-test-command"
 var testBinary string
 
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == commandArg {
-		os.Exit(runCommand(os.Args[2:]))
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "stdio tests: the test binary's path:", err)
-		os.Exit(2)
-	}
-	testBinary = exe
-	// Under -race a binary that exits 0 first sleeps a second
-	// (atexit_sleep_ms), which would add a second to every attempt.
-	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+	testBinary = testcommand.Binary(commandArg, runCommand)
 	os.Exit(m.Run())
 }
 

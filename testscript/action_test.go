@@ -43,10 +43,7 @@ func TestAction(t *testing.T) {
 		RequireExplicitExec: true,
 		Cmds:                cmds,
 		Setup: func(env *testscript.Env) error {
-			for _, name := range []string{"RETRY_DEPTH", "RETRY_DEADLINE", "RETRY_ATTEMPT", "RETRY_MAX_ATTEMPTS", "RETRY_IDEMPOTENCY_KEY", "RETRY_BUDGET_STORE"} {
-				env.Setenv(name, "")
-			}
-			env.Setenv("GORACE", noExitSleep())
+			isolate(env)
 			work := env.WorkDir
 			for name, value := range map[string]string{
 				"ACTION_DIR":          root,

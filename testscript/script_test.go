@@ -53,17 +53,22 @@ func TestScripts(t *testing.T) {
 		Cmds:                cmds,
 		Condition:           anyCondition(condition, deployCondition),
 		Setup: func(env *testscript.Env) error {
-			// Scripts must not inherit an enclosing retry's settings.
-			for _, name := range []string{"RETRY_DEPTH", "RETRY_DEADLINE", "RETRY_ATTEMPT", "RETRY_MAX_ATTEMPTS", "RETRY_IDEMPOTENCY_KEY", "RETRY_SLOT", "RETRY_BUDGET_STORE"} {
-				env.Setenv(name, "")
-			}
-			env.Setenv("GORACE", noExitSleep())
+			isolate(env)
 			// The go command's build cache, shared with the scripts that
 			// run go: a cold one would build the standard library.
 			env.Setenv("GOCACHE", goCache())
 			return nil
 		},
 	})
+}
+
+// isolate sets what every script's environment needs: none of an
+// enclosing retry's settings, and GORACE (noExitSleep).
+func isolate(env *testscript.Env) {
+	for _, name := range []string{"RETRY_DEPTH", "RETRY_DEADLINE", "RETRY_ATTEMPT", "RETRY_MAX_ATTEMPTS", "RETRY_IDEMPOTENCY_KEY", "RETRY_SLOT", "RETRY_BUDGET_STORE"} {
+		env.Setenv(name, "")
+	}
+	env.Setenv("GORACE", noExitSleep())
 }
 
 // goCache returns the go command's build cache directory, or "" when go

@@ -64,18 +64,7 @@ func (set *sentinelSet) url(t *testing.T, password string) string {
 // and that one says it is, and returns it.
 func (set *sentinelSet) promoted(t *testing.T, servers ...*redistest.Server) *redistest.Server {
 	t.Helper()
-	var got *redistest.Server
-	err := waitUntil(30*time.Second, func() bool {
-		addr, _ := set.sentinel.Primary("mymaster")
-		for _, s := range servers {
-			if s.Addr() == addr {
-				role, _ := s.Info("replication", "role")
-				got = s
-				return role == "master"
-			}
-		}
-		return false
-	})
+	got, err := set.sentinel.AwaitPrimary("mymaster", 30*time.Second, servers...)
 	if err != nil {
 		t.Fatal("no replica promoted: ", err)
 	}

@@ -96,15 +96,26 @@ func (s *Server) Primary(master string) (string, error) {
 	return net.JoinHostPort(f[0].(string), f[1].(string)), nil
 }
 
-// AwaitPrimary waits until the Sentinel names want as master's primary
-// and want says it is a master.
-func (s *Server) AwaitPrimary(master string, want *Server, limit time.Duration) error {
-	return waitFor(limit, want.Addr()+" promoted", func() (bool, error) {
+// AwaitPrimary waits until the Sentinel names one of servers as master's
+// primary and that one says it is a master, and returns it.
+func (s *Server) AwaitPrimary(master string, limit time.Duration, servers ...*Server) (*Server, error) {
+	var got *Server
+	err := waitFor(limit, "one of the servers promoted", func() (bool, error) {
 		addr, err := s.Primary(master)
-		if err != nil || addr != want.Addr() {
+		if err != nil {
 			return false, err
 		}
-		role, err := want.Info("replication", "role")
-		return role == "master", err
+		for _, c := range servers {
+			if c.Addr() == addr {
+				role, err := c.Info("replication", "role")
+				got = c
+				return role == "master", err
+			}
+		}
+		return false, fmt.Errorf("the Sentinel names %s", addr)
 	})
+	if err != nil {
+		return nil, err
+	}
+	return got, nil
 }

@@ -51,6 +51,7 @@ type Server struct {
 	Socket string
 	cfg    Config
 	dir    string
+	log    string // the server's log file, in dir
 	bin    string
 	argv   func(port int) []string
 	cmd    *exec.Cmd
@@ -64,7 +65,7 @@ func Start(dir string, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, ErrNoServer
 	}
-	s := &Server{cfg: cfg, dir: dir, bin: bin}
+	s := &Server{cfg: cfg, dir: dir, log: filepath.Join(dir, "redis.log"), bin: bin}
 	if cfg.TLS {
 		if s.Certs, err = MakeCerts(dir); err != nil {
 			return nil, err
@@ -99,7 +100,7 @@ func (s *Server) listen(port int) error {
 
 func (s *Server) serverArgs(port int) []string {
 	// A replica's first sync starts at once, not after 5s.
-	args := []string{"--save", "", "--appendonly", "no", "--repl-diskless-sync-delay", "0", "--bind", "127.0.0.1", "--dir", s.dir, "--logfile", filepath.Join(s.dir, "redis.log")}
+	args := []string{"--save", "", "--appendonly", "no", "--repl-diskless-sync-delay", "0", "--bind", "127.0.0.1", "--dir", s.dir, "--logfile", s.log}
 	if s.cfg.TLS {
 		auth := "no"
 		if s.cfg.ClientCerts {
@@ -131,7 +132,7 @@ func (s *Server) start(port int) error {
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
 		select {
 		case <-s.exited:
-			log, _ := os.ReadFile(s.logFile())
+			log, _ := os.ReadFile(s.log)
 			return fmt.Errorf("%s exited at start: %s", filepath.Base(s.bin), lastLine(string(log)))
 		default:
 		}
@@ -143,13 +144,6 @@ func (s *Server) start(port int) error {
 	}
 	s.Stop()
 	return fmt.Errorf("%s did not listen within 10s", filepath.Base(s.bin))
-}
-
-func (s *Server) logFile() string {
-	if strings.HasSuffix(s.bin, "sentinel") {
-		return filepath.Join(s.dir, "sentinel.log")
-	}
-	return filepath.Join(s.dir, "redis.log")
 }
 
 // Addr returns "127.0.0.1:PORT".

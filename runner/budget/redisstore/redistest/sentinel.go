@@ -45,15 +45,16 @@ func StartSentinel(dir, master string, primary *Server, downAfter time.Duration,
 	}
 	// A Sentinel of a TLS primary speaks TLS, with the primary's
 	// certificates, to its clients and to the servers it watches.
-	s := &Server{dir: dir, bin: bin, cfg: Config{TLS: primary.cfg.TLS}, Certs: primary.Certs}
+	s := &Server{dir: dir, log: filepath.Join(dir, "sentinel.log"), bin: bin, cfg: Config{TLS: primary.cfg.TLS}, Certs: primary.Certs}
 	conf := filepath.Join(dir, "sentinel.conf")
 	s.argv = func(port int) []string {
-		text := fmt.Sprintf("port %d\nbind 127.0.0.1\ndir %s\nlogfile %s\n", port, dir, filepath.Join(dir, "sentinel.log"))
+		text := fmt.Sprintf("port %d\n", port)
 		if s.cfg.TLS {
 			c := s.Certs
-			text = fmt.Sprintf("port 0\ntls-port %d\nbind 127.0.0.1\ndir %s\nlogfile %s\ntls-cert-file %s\ntls-key-file %s\ntls-ca-cert-file %s\ntls-auth-clients no\ntls-replication yes\n",
-				port, dir, filepath.Join(dir, "sentinel.log"), c.ServerCert, c.ServerKey, c.CA)
+			text = fmt.Sprintf("port 0\ntls-port %d\ntls-cert-file %s\ntls-key-file %s\ntls-ca-cert-file %s\ntls-auth-clients no\ntls-replication yes\n",
+				port, c.ServerCert, c.ServerKey, c.CA)
 		}
+		text += fmt.Sprintf("bind 127.0.0.1\ndir %s\nlogfile %s\n", dir, s.log)
 		text += fmt.Sprintf("sentinel monitor %s 127.0.0.1 %d 1\nsentinel down-after-milliseconds %s %d\nsentinel failover-timeout %s 5000\n",
 			master, primary.Port, master, downAfter.Milliseconds(), master)
 		if primary.cfg.Password != "" {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,7 +16,7 @@ import (
 func cluster(t *testing.T) *redistest.Cluster {
 	t.Helper()
 	c, err := redistest.StartCluster(t.TempDir(), 3)
-	if errors.Is(err, redistest.ErrNoServer) || err != nil && strings.Contains(err.Error(), "skipping") {
+	if errors.Is(err, redistest.ErrNoServer) || errors.Is(err, redistest.ErrNoCLI) {
 		t.Skip(err)
 	}
 	if err != nil {

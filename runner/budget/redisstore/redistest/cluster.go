@@ -11,6 +11,10 @@ import (
 	"time"
 )
 
+// ErrNoCLI says that redis-cli, which joins a cluster, is not installed:
+// a test then skips.
+var ErrNoCLI = errors.New("redis-cli is not installed (Debian package redis-tools); skipping")
+
 // Cluster is a running Redis Cluster of primaries without replicas.
 type Cluster struct {
 	Nodes []*Server
@@ -23,7 +27,7 @@ type Cluster struct {
 func StartCluster(dir string, n int) (*Cluster, error) {
 	cli, err := exec.LookPath("redis-cli")
 	if err != nil {
-		return nil, errors.New("redis-cli is not installed (Debian package redis-tools); skipping")
+		return nil, ErrNoCLI
 	}
 	c := &Cluster{}
 	for i := range n {

@@ -75,9 +75,9 @@ func (set *sentinelSet) promoted(t *testing.T, servers ...*redistest.Server) *re
 // window.
 func firsts(t *testing.T, server *redistest.Server, name string) int64 {
 	t.Helper()
-	v, err := server.Do("EVAL", `local n = 0
-for i, v in ipairs(redis.call('HGETALL', KEYS[1])) do
-  if i % 2 == 0 and string.sub(redis.call('HGETALL', KEYS[1])[i - 1], 1, 2) == 'f:' then n = n + tonumber(v) end
+	v, err := server.Do("EVAL", `local n, h = 0, redis.call('HGETALL', KEYS[1])
+for i = 1, #h, 2 do
+  if string.sub(h[i], 1, 2) == 'f:' then n = n + tonumber(h[i + 1]) end
 end
 return n`, "1", Key(name, "window"))
 	if err != nil {

@@ -19,7 +19,7 @@ func TestPlanSteps(t *testing.T) {
 		want     []planStep
 	}{
 		{"one attempt", full, 1, []planStep{{first: 1, last: 1}}},
-		{"the issue's example", full, 5, []planStep{
+		{"5 attempts, waits from 1s doubling to 4s", full, 5, []planStep{
 			{1, 1, true, 0, s}, {2, 2, true, 0, 2 * s}, {3, 4, true, 0, 4 * s}, {first: 5, last: 5},
 		}},
 		{"many attempts stay few steps", full, 1_000_000, []planStep{
@@ -76,7 +76,7 @@ func TestStartsWithin(t *testing.T) {
 		all      bool
 	}{
 		// 1 + 2 + 4 = 7s before attempt 4; its 4s wait would end at 11s.
-		{"the issue's example", steps, 10 * s, 0, longest, 4, false},
+		{"-d 10s cannot hold 5 attempts", steps, 10 * s, 0, longest, 4, false},
 		{"a wait that ends at the deadline leaves no time", steps, 11 * s, 0, longest, 4, false},
 		{"a wait that ends before the deadline", steps, 11*s + 1, 0, longest, 5, true},
 		{"median waits", steps, 10 * s, 0, median, 5, true},

@@ -21,6 +21,12 @@ type noUnitError struct {
 
 func (e *noUnitError) Error() string { return "must have a unit, as in " + e.number + "s" }
 
+// The errors of a duration that is not one, or is negative.
+var (
+	errNotDuration = errors.New("must be a duration such as 30s, 250ms, 1m30s or 2d")
+	errNegative    = errors.New("must not be negative")
+)
+
 // readDuration reads a non-negative duration: a Go duration such as
 // "1m30s", "250ms" or "1.5h", or a number of days such as "2d" or "0.5d".
 // A number needs its unit; only "0" stands alone. The empty string is 0.
@@ -34,19 +40,19 @@ func readDuration(s string) (time.Duration, error) {
 	if num, ok := strings.CutSuffix(s, "d"); ok && bareNumber(num) {
 		n, err := strconv.ParseFloat(num, 64)
 		if err != nil {
-			return 0, errors.New("must be a duration such as 30s, 250ms, 1m30s or 2d")
+			return 0, errNotDuration
 		}
 		return scaleDuration(n, 24*time.Hour)
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
 		if n, perr := strconv.ParseFloat(s, 64); perr == nil && n < 0 {
-			return 0, errors.New("must not be negative")
+			return 0, errNegative
 		}
-		return 0, errors.New("must be a duration such as 30s, 250ms, 1m30s or 2d")
+		return 0, errNotDuration
 	}
 	if d < 0 {
-		return 0, errors.New("must not be negative")
+		return 0, errNegative
 	}
 	return d, nil
 }
@@ -67,9 +73,9 @@ func digits(s string) bool {
 func scaleDuration(n float64, unit time.Duration) (time.Duration, error) {
 	switch {
 	case math.IsNaN(n):
-		return 0, errors.New("must be a duration such as 30s, 250ms, 1m30s or 2d")
+		return 0, errNotDuration
 	case n < 0:
-		return 0, errors.New("must not be negative")
+		return 0, errNegative
 	case n*float64(unit) >= float64(maxDuration):
 		return 0, errors.New("must be shorter than 290 years")
 	}

@@ -25,14 +25,15 @@ var untilConflicts = []struct{ flag, why string }{
 	{"reset-after", untilWaits},
 	{"hint-pattern", untilWaits},
 	{"max-hint", untilWaits},
-	{"on-retry", "--on-retry runs between a failed attempt and the next, and --until fail stops at the first failure"},
-	{"on-retry-fail", "--on-retry runs between a failed attempt and the next, and --until fail stops at the first failure"},
+	{"on-retry", untilHook},
+	{"on-retry-fail", untilHook},
 	{"budget", "a retry budget counts retries, and --until fail makes none"},
 }
 
 const (
 	untilNoRetry = "--until fail runs the command again while it succeeds and stops at its first failure: no rule decides about retrying"
 	untilWaits   = "--until fail runs the command again at once, or exactly --delay DUR later"
+	untilHook    = "--on-retry runs between a failed attempt and the next, and --until fail stops at the first failure"
 )
 
 // applyUntil checks --until and, for --until fail, the flags beside it,

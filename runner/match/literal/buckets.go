@@ -61,7 +61,7 @@ func (sc *Scanner) fillBuckets() {
 	// and filled again with the sample's text when they are taken.
 	var s *sim
 	if sc.simd512 {
-		s = w.trial(sc.tn.est.grams)
+		s = w.trial(sc.tn.est.smp)
 	}
 	wide := 0.0
 	if len(w.wins) > 8 {
@@ -150,16 +150,16 @@ func (sc *Scanner) assignBytes(nb int, s *sim, refine bool) float64 {
 	return total
 }
 
-// trial returns w's trials of the lookups, loaded with the text g kept, or
-// nil when it kept too little.
-func (w *windows) trial(g *gramEst) *sim {
-	if g == nil || g.textN < winSample {
+// trial returns w's trials of the lookups, loaded with the text smp kept,
+// or nil when it kept too little.
+func (w *windows) trial(smp *sample) *sim {
+	if smp == nil || smp.textN < winSample {
 		return nil
 	}
 	if w.sim == nil {
 		w.sim = new(sim)
 	}
-	w.sim.load(g.text[:g.textN])
+	w.sim.load(smp.text[:smp.textN])
 	return w.sim
 }
 

@@ -61,7 +61,7 @@ type tuning struct {
 	// choice.
 	chosenLive int
 	smp        *sample   // the text gathered for the next choice; nil before the first
-	est        estimates // what the samples taught
+	est        estimates // what the last sample taught, for its choice
 	cov        cover     // the choice's workspace
 }
 
@@ -229,7 +229,6 @@ func (sc *Scanner) Clone() *Scanner {
 	if !sc.tn.fromText || sc.tn.chosenLive != c.live {
 		return c
 	}
-	c.tn.est = sc.tn.est.clone()
 	c.a = sc.a.clone()
 	c.w = sc.w.clone()
 	c.tn.fromText, c.tn.chosenLive, c.tn.expect = true, c.live, sc.tn.expect

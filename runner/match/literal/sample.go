@@ -61,19 +61,12 @@ func (s *sample) addGrams(b []byte) {
 
 func gramHash(k uint32) uint32 { return (k * 0x9e3779b1) >> 20 }
 
-// estimates is what the samples taught: how often each byte and each
-// window occurs.
+// estimates is what the last sample taught: how often each byte occurs,
+// and, with the SIMD search, the sample itself, whose windows' counts and
+// text the choice reads. Both are read only while choosing, just after learn.
 type estimates struct {
 	bytes [256]float64 // per byte of text
-	grams *gramEst     // with the SIMD search; nil without, and before the first choice
-}
-
-// gramEst is what the samples taught of windows.
-type gramEst struct {
-	count [2][gramSlots]uint16 // by hash, in winSample bytes of text
-	// text is what the buckets are tried on: the sample's first bytes.
-	text  [winSample]byte
-	textN int
+	smp   *sample      // the sample learnt from, when it kept text; else nil
 }
 
 // learn sets e from what s holds.
@@ -82,45 +75,26 @@ func (e *estimates) learn(s *sample) {
 	for c := range e.bytes {
 		e.bytes[c] = (float64(s.bytes[c]) + prior[c]*priorWeight) / (n + priorWeight)
 	}
-	if s.textN == 0 {
-		return
+	e.smp = nil
+	if s.textN > 0 {
+		e.smp = s
 	}
-	g := e.grams
-	if g == nil {
-		g = new(gramEst)
-		e.grams = g
-	}
-	for f := range g.count {
-		for h, c := range s.grams[f] {
-			if s.gramN < winSample {
-				c = uint16(int(c) * winSample / max(s.gramN, 1))
-			}
-			g.count[f][h] = c
-		}
-	}
-	g.text, g.textN = s.text, s.textN
-}
-
-// clone returns a copy of e that shares nothing with it.
-func (e *estimates) clone() estimates {
-	c := *e
-	if e.grams != nil {
-		g := *e.grams
-		c.grams = &g
-	}
-	return c
 }
 
 // winEst is how often window k occurs, per byte of text: its count in the
-// samples, blended with the guess from its bytes.
+// sample, as in winSample bytes, blended with the guess from its bytes.
 func (e *estimates) winEst(k uint32) float64 {
 	p := indepEst(&e.bytes, k)
-	if g := e.grams; g != nil {
+	if s := e.smp; s != nil {
 		fold := 0
 		if k&winFold != 0 {
 			fold = 1
 		}
-		p = (float64(g.count[fold][gramHash(k&^winFold)]) + p*priorWeight) / (winSample + priorWeight)
+		c := int(s.grams[fold][gramHash(k&^winFold)])
+		if s.gramN < winSample {
+			c = c * winSample / max(s.gramN, 1)
+		}
+		p = (float64(c) + p*priorWeight) / (winSample + priorWeight)
 	}
 	return p
 }

@@ -45,9 +45,10 @@ func TestScan512(t *testing.T) {
 	testScan(t, scan512, scan512Narrow, 64)
 }
 
-// block looks up the 32 positions of b from i on into c in Go, as scanAVX2
-// does: a position whose window does not fit is no candidate.
-func (t *tables) block(b []byte, i int, c *cand) {
+// block looks up the 32 positions of b from i on into c in Go, as the
+// lookups do, each byte x at j of bucket tables h by look: a position whose
+// window does not fit is no candidate.
+func (t *tables) block(b []byte, i int, c *cand, look func(h, j int, x byte) byte) {
 	c.at, c.bits = i, 0
 	for k := range 32 {
 		for h := range 2 {
@@ -55,11 +56,7 @@ func (t *tables) block(b []byte, i int, c *cand) {
 			if i+k+winSize <= len(b) {
 				m = 0xff
 				for j := range winSize {
-					x := b[i+k+j]
-					m &= t.lo[h][j][x&15] & t.hi[h][j][x>>4]
-					if x >= 0x80 {
-						m = 0 // as VPSHUFB does
-					}
+					m &= look(h, j, b[i+k+j])
 				}
 			}
 			c.out[h][k] = m
@@ -68,6 +65,23 @@ func (t *tables) block(b []byte, i int, c *cand) {
 			}
 		}
 	}
+}
+
+// nibbles is look for scanAVX2: by low and high nibble, and no bucket from
+// 0x80 on, as VPSHUFB does.
+func (t *tables) nibbles(h, j int, x byte) byte {
+	if x >= 0x80 {
+		return 0
+	}
+	return t.lo[h][j][x&15] & t.hi[h][j][x>>4]
+}
+
+// whole is look for scan512: by t.full, and no bucket from 0x80 on.
+func (t *tables) whole(h, j int, x byte) byte {
+	if x >= 0x80 {
+		return 0
+	}
+	return t.full[h][j][x]
 }
 
 // fillFull fills t.full from the nibble tables, for lookups that find what
@@ -81,30 +95,6 @@ func (t *tables) fillFull(r *rand.Rand, sparse bool) {
 				if sparse {
 					t.full[h][j][x] &= byte(r.Uint32())
 				}
-			}
-		}
-	}
-}
-
-// blockFull is block by t.full, as scan512 looks up.
-func (t *tables) blockFull(b []byte, i int, c *cand) {
-	c.at, c.bits = i, 0
-	for k := range 32 {
-		for h := range 2 {
-			m := byte(0)
-			if i+k+winSize <= len(b) {
-				m = 0xff
-				for j := range winSize {
-					if x := b[i+k+j]; x < 0x80 {
-						m &= t.full[h][j][x]
-					} else {
-						m = 0
-					}
-				}
-			}
-			c.out[h][k] = m
-			if m != 0 {
-				c.bits |= 1 << k
 			}
 		}
 	}
@@ -151,11 +141,11 @@ func testScan(t *testing.T, wide, narrowScan func(*tables, []byte, int) int, siz
 		want, limit := from, batch-size/32+1
 		for ; want+size+2 < len(b) && ref.n < limit; want += size {
 			for k := 0; k < size; k += 32 {
-				block := ref.block
+				look := ref.nibbles
 				if size == 64 {
-					block = ref.blockFull
+					look = ref.whole
 				}
-				if block(b, want+k, &ref.found[ref.n]); ref.found[ref.n].bits != 0 {
+				if ref.block(b, want+k, &ref.found[ref.n], look); ref.found[ref.n].bits != 0 {
 					ref.n++
 				}
 			}

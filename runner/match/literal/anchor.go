@@ -213,14 +213,20 @@ func (sc *Scanner) check(a *anchor, p, ent int) int {
 
 // holds reports whether e's string occurs with its anchor at p.
 func (sc *Scanner) holds(e *entry, p int) bool {
-	s := p - int(e.off)
-	if s < 0 || s+len(e.lit.text) > len(sc.b) {
+	return sc.occurs(e.lit, e.id, p-int(e.off))
+}
+
+// occurs reports whether string id, l, is still searched for and occurs
+// at s: the search's last check, for an anchor's entry and a window's
+// alike.
+func (sc *Scanner) occurs(l *lit, id int32, s int) bool {
+	if s < 0 || s+len(l.text) > len(sc.b) {
 		return false
 	}
-	if e.lit.head8 && binary.LittleEndian.Uint64(sc.b[s:])|e.lit.mask != e.lit.head {
+	if l.head8 && binary.LittleEndian.Uint64(sc.b[s:])|l.mask != l.head {
 		return false
 	}
-	return !sc.off[e.id] && e.lit.at(sc.b, s)
+	return !sc.off[id] && l.at(sc.b, s)
 }
 
 // anchors is a Scanner's anchor search: the anchor bytes in use and the

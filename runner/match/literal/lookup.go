@@ -151,13 +151,5 @@ func (sc *Scanner) verify(p int, m uint16) bool {
 
 // holdsAt reports whether e's string occurs with its window at p.
 func (sc *Scanner) holdsAt(e went, p int) bool {
-	l := &sc.set.lits[e.id]
-	s := p - int(e.off)
-	if s < 0 || s+len(l.text) > len(sc.b) || sc.off[e.id] {
-		return false
-	}
-	if l.head8 && binary.LittleEndian.Uint64(sc.b[s:])|l.mask != l.head {
-		return false
-	}
-	return l.at(sc.b, s)
+	return sc.occurs(&sc.set.lits[e.id], e.id, p-int(e.off))
 }

@@ -32,11 +32,10 @@ const winFold = 1 << 31 // free: the bytes of a window are ASCII
 // winIndex is the windows the strings of a Set hold, which the Scanners
 // choose from.
 type winIndex struct {
-	keys  []uint32 // by window: its bytes as a little-endian word, winFold when folded
-	count []int32  // by window: how many strings hold it
-	of    []int32  // by string: where its windows start in ids and offs, plus an end
-	ids   []int32  // the windows of each string
-	offs  []int32  // where in the string each is
+	keys []uint32 // by window: its bytes as a little-endian word, winFold when folded
+	of   []int32  // by string: where its windows start in ids and offs, plus an end
+	ids  []int32  // the windows of each string
+	offs []int32  // where in the string each is
 	// shared lists the windows that more than one string holds, and
 	// strs their strings, from strOf[i] to strOf[i+1] for shared[i], with
 	// where the window is in each.
@@ -75,8 +74,9 @@ func (x *winIndex) index(lits []lit) {
 	x.offs = make([]int32, 0, n)
 	slots := make([]int32, 1<<max(bits.Len(uint(n)), 4)) // window id plus one, by hash
 	mask := uint32(len(slots) - 1)
-	x.keys, x.count = make([]uint32, 0, n), make([]int32, 0, n)
-	last := make([]int32, 0, n) // by window: the string that last held it, plus one
+	x.keys = make([]uint32, 0, n)
+	count := make([]int32, 0, n) // by window: how many strings hold it
+	last := make([]int32, 0, n)  // by window: the string that last held it, plus one
 	for i := range lits {
 		l := &lits[i]
 		x.of[i] = int32(len(x.ids))
@@ -91,7 +91,7 @@ func (x *winIndex) index(lits []lit) {
 			}
 			if slots[h] == 0 {
 				x.keys = append(x.keys, k)
-				x.count = append(x.count, 0)
+				count = append(count, 0)
 				last = append(last, 0)
 				slots[h] = int32(len(x.keys))
 			}
@@ -100,7 +100,7 @@ func (x *winIndex) index(lits []lit) {
 				continue
 			}
 			last[id] = int32(i + 1)
-			x.count[id]++
+			count[id]++
 			x.ids = append(x.ids, id)
 			x.offs = append(x.offs, int32(off))
 		}
@@ -108,7 +108,7 @@ func (x *winIndex) index(lits []lit) {
 	x.of[len(lits)] = int32(len(x.ids))
 	x.sharedOf = make([]int32, len(x.keys))
 	n = 0
-	for id, c := range x.count {
+	for id, c := range count {
 		x.sharedOf[id] = -1
 		if c > 1 {
 			x.sharedOf[id] = int32(len(x.shared))

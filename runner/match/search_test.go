@@ -131,3 +131,25 @@ func TestSearchKeepsChosen(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedSearchChoosesAgain: a later attempt, which starts on the search
+// the first one chose, chooses again when its output is of another kind,
+// and still finds its match.
+func TestSharedSearchChoosesAgain(t *testing.T) {
+	s := new(Search)
+	retryIf := mustPatterns(t, "connection refused", "connection reset", "(?i)timed out", `HTTP/1\.1 503`)
+	quiet := strings.Repeat("GET /api/v1/items 200 ok 12ms\n", 4<<10)
+	busy := strings.Repeat("connecting to db-1:5432 (attempt 2) connection re\n", 4<<10)
+	for i, text := range []string{quiet, busy} {
+		m := New(Config{RetryIf: retryIf, Search: s})
+		w := m.Writer("stderr")
+		for range 40 {
+			w.Write([]byte(text))
+		}
+		w.Write([]byte("read: connection reset by peer\n"))
+		w.Close()
+		if out := m.Output(); out.RetryIf == nil || out.RetryIf.Pattern != "connection reset" {
+			t.Fatalf("attempt %d: %+v, want the connection reset", i+1, out.RetryIf)
+		}
+	}
+}

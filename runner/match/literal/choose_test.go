@@ -204,3 +204,29 @@ func TestCloneKeepsChoice(t *testing.T) {
 		t.Errorf("the clone chose %d times on the text its Scanner chose on", c.tn.choices)
 	}
 }
+
+// TestCloneChoosesAgain: a clone of a Scanner that chose windows chooses
+// again, on text full of what was chosen, as its Scanner would, and finds
+// what the naive search finds meanwhile.
+func TestCloneChoosesAgain(t *testing.T) {
+	if !haveSIMD {
+		t.Skip("no AVX2 here: the SIMD search never runs")
+	}
+	ss := []String{{Text: "connection refused"}, {Text: "connection reset"}, {Text: "timed out", Fold: true}, {Text: "HTTP/1.1 503"}}
+	quiet := bytes.Repeat([]byte("GET /api/v1/items 200 ok 12ms\n"), 4<<10)
+	busy := bytes.Repeat([]byte("connecting to db-1:5432 (attempt 2) connection re\n"), 4<<10)
+	sc := NewSet(ss).NewScanner()
+	for sc.tn.choices == 0 {
+		check(t, ss, sc, quiet)
+	}
+	if !sc.w.on {
+		t.Fatal("the Scanner chose no windows on the quiet text")
+	}
+	c := sc.Clone()
+	for range 20 {
+		check(t, ss, c, busy)
+	}
+	if c.tn.choices == 0 {
+		t.Errorf("the clone did not choose again on %d KiB of text full of its windows", 20*len(busy)>>10)
+	}
+}

@@ -54,6 +54,8 @@ func (sc *Scanner) startWindows(x *winIndex) {
 	if w.pick == nil {
 		w.pick = make([]int32, len(sc.set.lits))
 		w.pickOff = make([]int32, len(sc.set.lits))
+	}
+	if cov.live == nil { // a clone's picks come with no workspace
 		cov.mark = make([]int32, len(x.shared))
 		cov.live = make([]int32, len(x.shared))
 		cov.est = make([]float64, len(x.shared))

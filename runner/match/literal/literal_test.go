@@ -252,6 +252,10 @@ func fuzzScanner(t *testing.T, simd path, text []byte, a, b, c string) {
 		if len(text) > 0 {
 			long := bytes.Repeat(text, sampleSize/len(text)+1)
 			check(t, ss, newScanner(ss, simd), long)
+			// a clone choosing again, as the signal makes it
+			cl := sc.Clone()
+			cl.startSample()
+			check(t, ss, cl, long)
 		}
 		// the first runs searching by the bytes FirstAnchors chose
 		for i, at := range FirstAnchors(ss) {

@@ -10,7 +10,7 @@ import (
 	// For its initialiser: retry starts on one processor. It imports the
 	// runtime alone, so it is initialised among the first packages,
 	// whatever the order of these lines.
-	"github.com/b0a38808/retry/cmd/oneproc"
+	"github.com/b0a38808/retry/internal/oneproc"
 
 	"github.com/b0a38808/retry/cmd"
 )

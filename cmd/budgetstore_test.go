@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/b0a38808/retry/cmd/redact"
+	"github.com/b0a38808/retry/internal/redact"
 	"github.com/b0a38808/retry/runner"
 )
 

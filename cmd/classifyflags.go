@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/b0a38808/retry/internal/stdio"
 	"github.com/b0a38808/retry/runner/classify"
 	"github.com/b0a38808/retry/runner/match"
-	"github.com/b0a38808/retry/runner/stdio"
 )
 
 // classifyOptions holds the classification flags as typed.

@@ -11,9 +11,9 @@ import (
 	"syscall"
 
 	"github.com/b0a38808/retry/exitcodes"
+	"github.com/b0a38808/retry/internal/proc"
+	"github.com/b0a38808/retry/internal/stdio"
 	"github.com/b0a38808/retry/runner"
-	"github.com/b0a38808/retry/runner/proc"
-	"github.com/b0a38808/retry/runner/stdio"
 )
 
 // Execute runs retry with args (without the program name) and returns

@@ -11,10 +11,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/b0a38808/retry/exitcodes"
+	"github.com/b0a38808/retry/internal/proc"
 	"github.com/b0a38808/retry/runner"
 	"github.com/b0a38808/retry/runner/classify"
 	"github.com/b0a38808/retry/runner/match"
-	"github.com/b0a38808/retry/runner/proc"
 )
 
 // explainOptions are the flags of `retry explain`: every flag of a run,

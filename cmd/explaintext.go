@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/b0a38808/retry/internal/proc"
 	"github.com/b0a38808/retry/runner/classify"
-	"github.com/b0a38808/retry/runner/proc"
 )
 
 // explainRule is one rule of the classification order, as retry explain

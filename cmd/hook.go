@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/b0a38808/retry/internal/proc"
 	"github.com/b0a38808/retry/runner"
-	"github.com/b0a38808/retry/runner/proc"
 )
 
 // hookOptions are the flags of the command run between attempts.

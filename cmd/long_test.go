@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/b0a38808/retry/cmd/redact"
 	"github.com/b0a38808/retry/exitcodes"
+	"github.com/b0a38808/retry/internal/redact"
 	"github.com/b0a38808/retry/runner"
 	"github.com/b0a38808/retry/runner/classify"
 )

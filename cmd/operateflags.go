@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/b0a38808/retry/cmd/redact"
+	"github.com/b0a38808/retry/internal/redact"
 )
 
 // operateOptions are the flags for the people who run retry from cron and

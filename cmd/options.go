@@ -13,11 +13,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/b0a38808/retry/exitcodes"
+	"github.com/b0a38808/retry/internal/proc"
+	"github.com/b0a38808/retry/internal/stdio"
 	"github.com/b0a38808/retry/runner"
 	"github.com/b0a38808/retry/runner/backoff"
 	"github.com/b0a38808/retry/runner/classify"
-	"github.com/b0a38808/retry/runner/proc"
-	"github.com/b0a38808/retry/runner/stdio"
 )
 
 // options holds the flags as the user typed them; config turns them into

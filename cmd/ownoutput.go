@@ -9,8 +9,8 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/b0a38808/retry/internal/stdio"
 	"github.com/b0a38808/retry/runner"
-	"github.com/b0a38808/retry/runner/stdio"
 )
 
 // ownOutput lets retry outlive a write of its own to a stdout or stderr

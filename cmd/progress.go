@@ -9,10 +9,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/b0a38808/retry/cmd/redact"
+	"github.com/b0a38808/retry/internal/proc"
+	"github.com/b0a38808/retry/internal/redact"
 	"github.com/b0a38808/retry/runner"
 	"github.com/b0a38808/retry/runner/classify"
-	"github.com/b0a38808/retry/runner/proc"
 )
 
 // reporter tells the user what retry does and did: a line on stderr per

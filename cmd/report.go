@@ -9,8 +9,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/b0a38808/retry/internal/proc"
 	"github.com/b0a38808/retry/runner"
-	"github.com/b0a38808/retry/runner/proc"
 )
 
 // report is the JSON report (docs/report.md): schema version 1, or 2

@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/b0a38808/retry/cmd/redact"
+	"github.com/b0a38808/retry/internal/redact"
 	"github.com/b0a38808/retry/runner"
 )
 

@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/b0a38808/retry/internal/stdio"
 	"github.com/b0a38808/retry/runner"
-	"github.com/b0a38808/retry/runner/stdio"
 )
 
 // streamOptions are the flags that say how stdin, stdout and stderr

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/b0a38808/retry/internal/proc"
 	"github.com/b0a38808/retry/runner"
 	"github.com/b0a38808/retry/runner/classify"
-	"github.com/b0a38808/retry/runner/proc"
 )
 
 // summaryMode is --summary: what retry prints on stderr when it ends.

@@ -13,10 +13,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/b0a38808/retry/internal/proc"
+	"github.com/b0a38808/retry/internal/stdio"
 	"github.com/b0a38808/retry/runner/classify"
 	"github.com/b0a38808/retry/runner/match"
-	"github.com/b0a38808/retry/runner/proc"
-	"github.com/b0a38808/retry/runner/stdio"
 )
 
 // attempt runs one attempt with std as its stdin and stdout, for at most

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/b0a38808/retry/runner/proc"
+	"github.com/b0a38808/retry/internal/proc"
 )
 
 // The variables each attempt finds in its environment.

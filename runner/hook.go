@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/b0a38808/retry/exitcodes"
+	"github.com/b0a38808/retry/internal/proc"
+	"github.com/b0a38808/retry/internal/stdio"
 	"github.com/b0a38808/retry/runner/classify"
-	"github.com/b0a38808/retry/runner/proc"
-	"github.com/b0a38808/retry/runner/stdio"
 )
 
 // Hook is the record of one run of Config.OnRetry, after a failed attempt.

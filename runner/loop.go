@@ -4,9 +4,9 @@ import (
 	"context"
 	"time"
 
+	"github.com/b0a38808/retry/internal/stdio"
 	"github.com/b0a38808/retry/runner/classify"
 	"github.com/b0a38808/retry/runner/match"
-	"github.com/b0a38808/retry/runner/stdio"
 )
 
 // loop runs the attempts and the waits between them until one of them

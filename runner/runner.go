@@ -13,11 +13,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/b0a38808/retry/internal/proc"
+	"github.com/b0a38808/retry/internal/stdio"
 	"github.com/b0a38808/retry/runner/backoff"
 	"github.com/b0a38808/retry/runner/classify"
 	"github.com/b0a38808/retry/runner/clock"
-	"github.com/b0a38808/retry/runner/proc"
-	"github.com/b0a38808/retry/runner/stdio"
 )
 
 // Config describes one operation.
@@ -72,13 +72,13 @@ type Config struct {
 	// StdinMode says what each attempt reads: by default (replay) the
 	// same bytes from the start. StdoutMode says whether each attempt's
 	// output streams through (the default) or only the last attempt's is
-	// written out. See runner/stdio.
-	StdinMode  stdio.StdinMode
-	StdoutMode stdio.OutputMode
+	// written out. See StdinMode and OutputMode.
+	StdinMode  StdinMode
+	StdoutMode OutputMode
 	// StderrMode does for each attempt's stderr what StdoutMode does for
 	// its stdout; retry's own lines, and the OnRetry command's output, go
 	// to Stderr as they come whatever the mode.
-	StderrMode stdio.OutputMode
+	StderrMode OutputMode
 	// Signals delivers the signals retry receives (SignalCatcher.Signals):
 	// each is forwarded to the running attempt's process group; INT,
 	// TERM, HUP and QUIT also cancel (see Cancels), and a second INT or

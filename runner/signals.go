@@ -8,7 +8,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/b0a38808/retry/runner/proc"
+	"github.com/b0a38808/retry/internal/proc"
 )
 
 // Cancels reports whether sig, received by retry, cancels the operation:

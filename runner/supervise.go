@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/b0a38808/retry/exitcodes"
-	"github.com/b0a38808/retry/runner/proc"
+	"github.com/b0a38808/retry/internal/proc"
 )
 
 // watchdogAfter is how long a process runs before its watchdog starts

@@ -4,8 +4,8 @@ import (
 	"io"
 	"os/exec"
 
+	"github.com/b0a38808/retry/internal/stdio"
 	"github.com/b0a38808/retry/runner/match"
-	"github.com/b0a38808/retry/runner/stdio"
 )
 
 // tapOutput puts a matcher between the attempt's watched streams and

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/b0a38808/retry/exitcodes"
+	"github.com/b0a38808/retry/internal/proc"
 	"github.com/b0a38808/retry/runner/classify"
-	"github.com/b0a38808/retry/runner/proc"
 )
 
 // untilVerdict is verdict for an operation that runs until a failure

@@ -14,8 +14,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/b0a38808/retry/internal/redistest"
 	"github.com/b0a38808/retry/runner/budget/redisstore"
-	"github.com/b0a38808/retry/runner/budget/redisstore/redistest"
 )
 
 // redisCmds returns the commands that start real Redis servers for the

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/b0a38808/retry/exitcodes"
+	"github.com/b0a38808/retry/internal/proc"
 	"github.com/b0a38808/retry/runner/match"
-	"github.com/b0a38808/retry/runner/proc"
 )
 
 // Class is what an attempt's result says about retrying.

@@ -2,7 +2,7 @@
 
 package match
 
-import "github.com/b0a38808/retry/runner/match/literal"
+import "github.com/b0a38808/retry/runner/match/internal/literal"
 
 // This file is built only for runner/match/internal/genlits (-tags
 // genlits), which writes presetLits with it.

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/b0a38808/retry/runner/match/literal"
+	"github.com/b0a38808/retry/runner/match/internal/literal"
 )
 
 // What the external tests (package match_test), which import classify for

@@ -15,7 +15,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/b0a38808/retry/runner/match/literal"
+	"github.com/b0a38808/retry/runner/match/internal/literal"
 )
 
 // MaxLine is how much of one output line is matched: a longer line is

@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/b0a38808/retry/runner/match/literal"
+	"github.com/b0a38808/retry/runner/match/internal/literal"
 )
 
 // The matcher's prefilter: every expression is reduced to a set of literal

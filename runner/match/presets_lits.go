@@ -2,7 +2,7 @@
 
 package match
 
-import "github.com/b0a38808/retry/runner/match/literal"
+import "github.com/b0a38808/retry/runner/match/internal/literal"
 
 // presetLits is reduce of every expression of classify.Expressions, sorted
 // by it, with the byte each string's first runs search by

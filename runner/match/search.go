@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/b0a38808/retry/runner/match/literal"
+	"github.com/b0a38808/retry/runner/match/internal/literal"
 )
 
 // A Matcher's search of its lines: the literal strings of all its

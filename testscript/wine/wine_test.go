@@ -2,7 +2,7 @@
 
 // Package wine_test runs retry's Windows binary, built with GOOS=windows,
 // under Wine on Linux: each script in testdata drives retry.exe with
-// cmd.exe commands, and runner/proc's tests run built for Windows. The
+// cmd.exe commands, and internal/proc's tests run built for Windows. The
 // tests make a private Wine prefix (`wineboot -i`) on first use and
 // remove it when they end; under Wine 8 they build a bcryptprimitives.dll
 // shim into it from shim/bcryptprimitives.c with x86_64-w64-mingw32-gcc,
@@ -71,16 +71,16 @@ func TestScripts(t *testing.T) {
 	})
 }
 
-// TestProcUnderWine runs runner/proc's tests, built for Windows, under
+// TestProcUnderWine runs internal/proc's tests, built for Windows, under
 // Wine: the tests of the job objects that hold an attempt's processes,
 // which the Windows runners run natively.
 func TestProcUnderWine(t *testing.T) {
 	p := winePrefix.get(t)
 	test := p.exe("proc.test")
-	build := exec.Command("go", "test", "-c", "-o", test, "github.com/b0a38808/retry/runner/proc")
+	build := exec.Command("go", "test", "-c", "-o", test, "github.com/b0a38808/retry/internal/proc")
 	build.Env = append(os.Environ(), "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building runner/proc's tests for Windows: %v\n%s", err, out)
+		t.Fatalf("building internal/proc's tests for Windows: %v\n%s", err, out)
 	}
 	out, err := p.run(5*time.Minute, p.wine, test, "-test.v")
 	t.Logf("%s", out)

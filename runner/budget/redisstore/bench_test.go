@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/b0a38808/retry/internal/redistest"
 	"github.com/b0a38808/retry/runner/budget"
-	"github.com/b0a38808/retry/runner/budget/redisstore/redistest"
 )
 
 // benchServer starts a redis-server for a benchmark, or skips it.

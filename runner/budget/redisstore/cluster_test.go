@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/b0a38808/retry/runner/budget/redisstore/redistest"
+	"github.com/b0a38808/retry/internal/redistest"
 )
 
 // cluster starts a three-primary Redis Cluster for the test, or skips it.

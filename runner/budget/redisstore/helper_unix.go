@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/b0a38808/retry/runner/proc"
+	"github.com/b0a38808/retry/internal/proc"
 )
 
 // helperReady is what the helper writes on its socket once the TLS

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/b0a38808/retry/internal/redistest"
 	"github.com/b0a38808/retry/runner/budget"
-	"github.com/b0a38808/retry/runner/budget/redisstore/redistest"
 	"github.com/b0a38808/retry/runner/budget/redisstore/tlsrelay"
 )
 

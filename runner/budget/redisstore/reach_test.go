@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/b0a38808/retry/internal/redistest"
 	"github.com/b0a38808/retry/runner/budget"
-	"github.com/b0a38808/retry/runner/budget/redisstore/redistest"
 )
 
 // TestUnavailable: a stopped server, one that never answers, and a wrong

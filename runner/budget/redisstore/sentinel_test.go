@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/b0a38808/retry/runner/budget/redisstore/redistest"
+	"github.com/b0a38808/retry/internal/redistest"
 )
 
 // sentinelSet is a primary, two replicas and a Sentinel that watches

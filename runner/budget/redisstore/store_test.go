@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/b0a38808/retry/internal/redistest"
 	"github.com/b0a38808/retry/runner/budget"
-	"github.com/b0a38808/retry/runner/budget/redisstore/redistest"
 )
 
 // server starts a redis-server for the test, or skips it when there is

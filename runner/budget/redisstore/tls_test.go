@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/b0a38808/retry/runner/budget/redisstore/redistest"
+	"github.com/b0a38808/retry/internal/redistest"
 )
 
 // tlsServer starts a TLS-only server for the test, or skips it without

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/b0a38808/retry/runner/proc"
+	"github.com/b0a38808/retry/internal/proc"
 )
 
 // tlsSetup is how a's TLS connections are made: by the helper program

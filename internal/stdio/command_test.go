@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/b0a38808/retry/runner/internal/testcommand"
+	"github.com/b0a38808/retry/internal/testcommand"
 )
 
 // commandArg, as the first argument of the test binary, makes it an

@@ -63,6 +63,22 @@ func TestAction(t *testing.T) {
 	})
 }
 
+// TestActionScriptHasNoInput checks that no step of action.yml pastes an
+// expression into its script, where the shell would run an input's value:
+// each input reaches run.sh in an environment variable (testdata/action/
+// injection.txtar runs the values that would show it).
+func TestActionScriptHasNoInput(t *testing.T) {
+	var meta actionMeta
+	if err := readYAML(filepath.Join("..", "action.yml"), &meta); err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range meta.Runs.Steps {
+		if strings.Contains(step.Run, "${{") {
+			t.Errorf("step %s: run: holds an expression: %q", step.ID, step.Run)
+		}
+	}
+}
+
 // actionMeta is the part of action.yml that a runner reads.
 type actionMeta struct {
 	Inputs map[string]struct {

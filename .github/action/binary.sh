@@ -50,6 +50,60 @@ tag_release() {
   printf '%s\n' "$found"
 }
 
+# commit_ref REF succeeds when REF is a full commit SHA, as a pinned uses: has it.
+commit_ref() {
+  [[ $1 =~ ^[0-9a-f]{40}$ ]]
+}
+
+# commit_release SHA sets release to the version tag of the release whose
+# tag points at commit SHA (an annotated tag through the commit it peels
+# to): the newest when there are more, a final release before a
+# pre-release. With none, or when the tags cannot be listed, it fails and
+# sets why.
+commit_release() {
+  local sha=$1 url tags err
+  release=''
+  url=${RETRY_ACTION_GIT_URL:-${GITHUB_SERVER_URL:-https://github.com}/$(repository).git}
+  err=$(mktemp "$temp/retry-git-XXXXXX") || { why="could not make a file in $temp"; return 1; }
+  if ! tags=$(git ls-remote --tags "$url" 2>"$err"); then
+    why="git ls-remote --tags $url failed: $(tail -n 1 "$err")"
+    rm -f "$err"
+    return 1
+  fi
+  rm -f "$err"
+  release=$(printf '%s\n' "$tags" | awk -v sha="$sha" '
+    {
+      name = $2; sub(/^refs\/tags\//, "", name)
+      peeled = sub(/\^\{\}$/, "", name)
+      if (peeled || !(name in commit)) commit[name] = $1
+    }
+    END {
+      for (n in commit)
+        if (commit[n] == sha && n ~ /^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$/) {
+          split(substr(n, 2), v, /[.-]/)
+          print (index(n, "-") ? 0 : 1), v[1], v[2], v[3], n
+        }
+    }' | sort -n -k1,1 -k2,2 -k3,3 -k4,4 | tail -n 1 | awk '{ print $5 }')
+  if [ -z "$release" ]; then
+    why="no release tag points at it in $url"
+    return 1
+  fi
+}
+
+# action_release REF prints the release that the action's ref REF names (a
+# version tag, a moving tag or the commit of a release), and fails when it
+# names none; it reports nothing.
+action_release() {
+  local release why
+  if commit_ref "$1"; then
+    commit_release "$1" && printf '%s\n' "$release"
+  elif release_tag "$1"; then
+    tag_release "$1" 2>/dev/null
+  else
+    return 1
+  fi
+}
+
 # sha256 FILE prints FILE's SHA-256 in hex.
 sha256() {
   if command -v sha256sum >/dev/null 2>&1; then
@@ -152,7 +206,21 @@ fetch_release() {
 
 # resolve_binary VERSION REF sets RETRY_BIN to the retry to run.
 resolve_binary() {
-  local version=$1 ref=$2
+  local version=$1 ref=$2 release='' why=''
+  # A commit pinned in uses: is a release when a release's tag points at
+  # it; otherwise it is used as a branch is.
+  if [ -z "$version" ] && commit_ref "$ref"; then
+    if commit_release "$ref"; then
+      echo "The action's commit $ref is retry $release"
+      fetch_release "$release"
+      return
+    fi
+    if ! RETRY_BIN=$(command -v retry); then
+      fail "the action's commit $ref is no release of $(repository) ($why), and retry is not on PATH: pin the commit of a release tag, give the version input (such as v1.2.3), or install retry in an earlier step"
+      return 1
+    fi
+    return
+  fi
   if [ -z "$version" ] && ! release_tag "$ref"; then
     if ! RETRY_BIN=$(command -v retry); then
       fail "retry is not on PATH: install it in an earlier step, give the version input, or use the action at a release tag (b0a38808/retry@v1)"

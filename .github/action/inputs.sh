@@ -63,11 +63,22 @@ script() {
   printf '%s\n' "$text" >"$1" || bad "could not write $1"
 }
 
-[ -n "$(trim "$command")" ] || bad "command is required"
+# What is retried: a command. An action is retried by the run sub-action,
+# a JavaScript action, which alone can run the action's post at the end of
+# the job and give it the runner's runtime environment.
+sub_action="uses: $(repository)/run@${RETRY_ACTION_REF:-v1}"
+if [ -n "$action" ]; then
+  [ -z "$(trim "$command")" ] || bad "give command or action, not both"
+  [ -z "$(trim "$next_command")" ] ||
+    bad "new_command_on_retry replaces the command from the second attempt on, and action retries an action, which has none: leave new_command_on_retry out"
+  bad "this action retries a command; to retry the action $action, use $sub_action, which takes the same inputs and action and with"
+fi
+[ -z "$(trim "$with")" ] || bad "with gives the inputs of an action, which this action does not retry: retry the action with $sub_action and its action input"
+[ -n "$(trim "$command")" ] || bad "command is required: the command to retry (or, to retry an action, $sub_action with the action input)"
 
 # Attempts and time. A duration needs its unit, as retry has it; said
 # here in the input's name, where retry's hint would name its own flags.
-for input in deadline delay max_delay; do
+for input in deadline delay max_delay splay; do
   value=${!input}
   if [[ $value =~ ^[0-9]+(\.[0-9]+)?$ ]] && ! zero "$value"; then
     bad "$input: \"$value\" has no unit: write ${value}s"
@@ -141,6 +152,17 @@ else
   flags+=(--delay "${wait_seconds}s" --max-delay "${wait_seconds}s" --jitter none)
 fi
 
+# Exit statuses that tell a flaky pass, or attempts run out, from the rest.
+for input in flaky_exit exhausted_exit; do
+  value=${!input}
+  if [ -n "$value" ] && ! { [[ $value =~ ^[0-9]{1,3}$ ]] && [ $((10#$value)) -ge 1 ] && [ $((10#$value)) -le 123 ]; }; then
+    bad "$input must be an exit status from 1 to 123, not \"$value\""
+  fi
+done
+[ -z "$flaky_exit" ] || flags+=(--flaky-exit "$((10#$flaky_exit))")
+[ -z "$exhausted_exit" ] || flags+=(--exhausted-exit "$((10#$exhausted_exit))")
+[ -z "$splay" ] || flags+=(--splay "$splay")
+
 truth warning_on_retry "$warning_on_retry" || flags+=(--ci-annotations none)
 truth continue_on_error "$continue_on_error" && continue_on_error=true || continue_on_error=false
 
@@ -154,6 +176,21 @@ rules --stop-if "$stop_if"
 rules --fail-if "$fail_if"
 [ -z "$budget" ] || flags+=(--budget "$budget")
 [ -z "$name" ] || flags+=(--name "$name")
+
+# The working directory, as a run: step's: relative to the workspace.
+if [ -n "$workdir" ]; then
+  workspace=${GITHUB_WORKSPACE:-$PWD}
+  wd=$workdir
+  if [ "$os" = Windows ] && command -v cygpath >/dev/null 2>&1; then
+    workspace=$(cygpath -u "$workspace")
+    wd=$(cygpath -u "$wd")
+  fi
+  case $wd in
+    /*) ;;
+    *) wd=$workspace/$wd ;;
+  esac
+  [ -d "$wd" ] || bad "working-directory $workdir does not exist (in $(native "$workspace"))"
+fi
 
 # The command's files, in a directory of its own that also keeps the report.
 dir=$(mktemp -d "$temp/retry-XXXXXX") || bad "could not make a directory in $temp"
@@ -204,6 +241,12 @@ case $shell in
 esac
 
 script "$dir/command.$ext" "$command"
+# Each attempt writes its GITHUB_OUTPUT, GITHUB_ENV, GITHUB_PATH and
+# GITHUB_STEP_SUMMARY files in a directory of its own, here; only the last
+# attempt's reach the job.
+mkdir "$dir/files" || bad "could not make a directory in $dir"
+export RETRY_ACTION_FILES
+RETRY_ACTION_FILES=$(native "$dir/files")
 export RETRY_ACTION_COMMAND
 RETRY_ACTION_COMMAND=$(native "$dir/command.$ext")
 if [ -n "$(trim "$next_command")" ]; then

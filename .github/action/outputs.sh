@@ -11,6 +11,15 @@
 # failed, why: one "key=value" line each.
 read -r -d '' jq_program <<'EOF'
 def attempts($n): "\($n) attempt\(if $n == 1 then "" else "s" end)";
+# The last attempt's exit status, as nick-fields/retry has it, where retry's
+# own may be --flaky-exit's or --exhausted-exit's: 124 for a timeout, 1 for
+# an exit 0 that --fail-if failed, 128+N for a signal.
+def code($last):
+  if .outcome == "succeeded" then 0
+  elif (.outcome == "exhausted" or .outcome == "budget") and $last != null
+    and ($last.timed_out | not) and $last.signal == null and $last.exit_code != null
+  then (if $last.exit_code == 0 then 1 else $last.exit_code end)
+  else .exit_code end;
 def result: if .timed_out then "timed out" elif .signal then "killed by \(.signal)" else "exit \(.exit_code)" end;
 (.attempts_total // (.attempts | length)) as $n
 | (.attempts | last) as $last
@@ -19,9 +28,11 @@ def result: if .timed_out then "timed out" elif .signal then "killed by \(.signa
     budget: "stopped by the retry budget after"}[.outcome] // "\(.outcome) after") as $what
 | "outcome=\(.outcome)",
   "total_attempts=\($n)",
-  "exit_code=\(.exit_code)",
+  "exit_code=\(code($last))",
+  "flaky=\(.flaky // (.outcome == "succeeded" and $n > 1))",
   "exit_error=" + (
     if $last == null then "\(.outcome) before any attempt: exit \(.exit_code)"
+    elif .outcome == "succeeded" then "passed on attempt \($last.attempt) after a failed attempt (flaky_exit): exit \(.exit_code)"
     elif .outcome == "failed" then "run \($last.attempt) failed: \($last | result) (\($last.reason))"
     elif .outcome == "cancelled" then "\($what) \(attempts($n)): \($last | result)"
     else "\($what) \(attempts($n)): \($last | result) (\($last.reason))"
@@ -44,13 +55,23 @@ def result(a):
     return "exit %d" % a["exit_code"]
 if last is None:
     error = "%s before any attempt: exit %d" % (r["outcome"], r["exit_code"])
+elif r["outcome"] == "succeeded":
+    error = "passed on attempt %d after a failed attempt (flaky_exit): exit %d" % (last["attempt"], r["exit_code"])
 elif r["outcome"] == "cancelled":
     error = "%s %d attempt%s: %s" % (what, n, "" if n == 1 else "s", result(last))
 elif r["outcome"] == "failed":
     error = "run %d failed: %s (%s)" % (last["attempt"], result(last), last["reason"])
 else:
     error = "%s %d attempt%s: %s (%s)" % (what, n, "" if n == 1 else "s", result(last), last["reason"])
-out = "outcome=%s\ntotal_attempts=%d\nexit_code=%d\nexit_error=%s\n" % (r["outcome"], n, r["exit_code"], re.sub(r"[\r\n]+", " ", error))
+code = r["exit_code"]
+if r["outcome"] == "succeeded":
+    code = 0
+elif (r["outcome"] in ("exhausted", "budget") and last is not None and not last.get("timed_out")
+      and not last.get("signal") and last.get("exit_code") is not None):
+    code = last["exit_code"] or 1
+flaky = r.get("flaky", r["outcome"] == "succeeded" and n > 1)
+out = "outcome=%s\ntotal_attempts=%d\nexit_code=%d\nflaky=%s\nexit_error=%s\n" % (
+    r["outcome"], n, code, "true" if flaky else "false", re.sub(r"[\r\n]+", " ", error))
 sys.stdout.buffer.write(out.encode("utf-8"))
 EOF
 
@@ -66,6 +87,105 @@ find_python() {
   done
   return 1
 }
+
+# hand_on NAME FILE appends the last attempt's FILE to the job's file that
+# the variable NAME names, ending its last line.
+hand_on() {
+  [ -n "${!1:-}" ] && [ -s "$2" ] || return 0
+  { cat "$2" && if [ -n "$(tail -c 1 "$2")" ]; then echo; fi; } >>"${!1}" ||
+    annotate warning "could not add the command's $1 to the job's"
+}
+
+# json_string VALUE prints VALUE as a JSON string. The replacements are
+# quoted variables, which bash 3.2 and 5.2 (whose patsub_replacement reads
+# & in an unquoted one) both insert as they are.
+json_string() {
+  local s=$1 i c u bs='\' q='"'
+  s=${s//"$bs"/"$bs$bs"}
+  s=${s//"$q"/"$bs$q"}
+  s=${s//$'\n'/"${bs}n"}
+  s=${s//$'\r'/"${bs}r"}
+  s=${s//$'\t'/"${bs}t"}
+  case $s in
+    *[[:cntrl:]]*)
+      for ((i = 1; i < 32; i++)); do
+        printf -v c "\\$(printf '%03o' "$i")"
+        printf -v u '%su%04x' "$bs" "$i"
+        s=${s//"$c"/"$u"}
+      done ;;
+  esac
+  printf '"%s"' "$s"
+}
+
+# step_outputs FILE prints the outputs set in FILE, a GITHUB_OUTPUT file,
+# as a JSON object. FILE has NAME=VALUE lines and NAME<<DELIMITER blocks,
+# read as the runner reads them (the first of = and << decides), the last
+# value of a name winning:
+# https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-commands#setting-an-output-parameter
+# https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-commands#multiline-strings
+step_outputs() {
+  local line name value delim found first i n=0 json='' sep=''
+  local -a names values
+  while IFS= read -r line || [ -n "$line" ]; do
+    line=${line%$'\r'}
+    [ -n "$line" ] || continue
+    name=${line%%=*}
+    delim=${line%%<<*}
+    if [[ $line == *=* ]] && [ "${#name}" -lt "${#delim}" ]; then
+      value=${line#*=}
+    elif [[ $line == *"<<"* ]]; then
+      name=${line%%<<*}
+      delim=${line#*<<}
+      value=''
+      found=false
+      first=true
+      while IFS= read -r line || [ -n "$line" ]; do
+        line=${line%$'\r'}
+        if [ "$line" = "$delim" ]; then found=true; break; fi
+        if [ "$first" = true ]; then value=$line; else value+=$'\n'$line; fi
+        first=false
+      done
+      if [ "$found" != true ]; then
+        annotate warning "the command's GITHUB_OUTPUT has no line $delim to end the output $name, which the outputs output leaves out"
+        break
+      fi
+    else
+      name=''
+    fi
+    if [ -z "$name" ]; then
+      annotate warning "the command's GITHUB_OUTPUT has a line that sets no output, which the outputs output leaves out: $line"
+      continue
+    fi
+    for ((i = 0; i < n; i++)); do
+      [ "${names[i]}" != "$name" ] || break
+    done
+    names[i]=$name
+    values[i]=$value
+    [ "$i" -lt "$n" ] || n=$((n + 1))
+  done <"$1"
+  for ((i = 0; i < n; i++)); do
+    json+=$sep$(json_string "${names[i]}"):$(json_string "${values[i]}")
+    sep=,
+  done
+  printf '{%s}' "$json"
+}
+
+# The files of the command's last attempt, the one with the highest number.
+last=''
+for attempt_dir in "$dir"/files/*; do
+  n=${attempt_dir##*/}
+  [[ $n =~ ^[0-9]+$ ]] || continue
+  if [ -z "$last" ] || [ "$n" -gt "${last##*/}" ]; then last=$attempt_dir; fi
+done
+if [ -n "$last" ]; then
+  hand_on GITHUB_ENV "$last/env"
+  hand_on GITHUB_PATH "$last/path"
+  hand_on GITHUB_STEP_SUMMARY "$last/step_summary"
+  output outputs "$(step_outputs "$last/output")"
+else
+  output outputs '{}'
+fi
+rm -rf "$dir/files"
 
 exit_error="retry exited $status and wrote no report"
 fields=

@@ -37,6 +37,8 @@ bad() {
   output total_attempts 0
   output exit_code 125
   output exit_error "$1"
+  output outputs '{}'
+  output flaky false
   exit 125
 }
 
@@ -92,6 +94,12 @@ budget=$(trim "${INPUT_BUDGET-}")
 name=$(trim "${INPUT_NAME-}")
 extra=${INPUT_ARGS-}
 version=$(trim "${INPUT_VERSION-}")
+workdir=${INPUT_WORKING_DIRECTORY-}
+flaky_exit=$(trim "${INPUT_FLAKY_EXIT-}")
+exhausted_exit=$(trim "${INPUT_EXHAUSTED_EXIT-}")
+splay=$(trim "${INPUT_SPLAY-}")
+action=$(trim "${INPUT_ACTION-}")
+with=${INPUT_WITH-}
 for var in "${!INPUT_@}"; do unset "$var"; done
 
 # shellcheck source=inputs.sh
@@ -100,12 +108,38 @@ for var in "${!INPUT_@}"; do unset "$var"; done
 resolve_binary "$version" "${RETRY_ACTION_REF:-}" || exit 1
 # Debian's retry, another program, answers --version alike and runs any
 # other word as a command, forever: its --help lacks --deadline.
-case $("$RETRY_BIN" --help 2>&1 </dev/null) in
+help=$("$RETRY_BIN" --help 2>&1 </dev/null)
+case $help in
   *--deadline*) ;;
   *)
     fail "$RETRY_BIN is not b0a38808/retry (its --help has no --deadline): give the version input to download it"
     exit 1 ;;
 esac
+
+# A retry older than this action lacks its newer flags: each is passed only
+# to a retry whose --help lists it, and an input that needs one the binary
+# lacks ends the step, naming the release to use.
+# lists FLAG succeeds when retry's --help lists FLAG (--ci, not --ci-annotations).
+lists() {
+  local re="(^|[^-[:alnum:]])$1([^-[:alnum:]]|\$)"
+  [[ $help =~ $re ]]
+}
+# needs INPUT VALUE FLAG ends the step when the input is given and retry lacks FLAG.
+needs() {
+  local have release
+  [ -n "$2" ] && ! lists "$3" || return 0
+  have=$("$RETRY_BIN" --version 2>/dev/null </dev/null | head -n 1)
+  have="${have:-retry} ($RETRY_BIN)"
+  if release=$(action_release "${RETRY_ACTION_REF:-}"); then
+    bad "$1 needs a retry with $3, which $have lacks: give version $release, the release of this action, or a later one"
+  fi
+  bad "$1 needs a retry with $3, which $have lacks: give the version input a release that has it, or put a newer retry on PATH"
+}
+needs flaky_exit "$flaky_exit" --flaky-exit
+needs exhausted_exit "$exhausted_exit" --exhausted-exit
+needs splay "$splay" --splay
+# The GitHub Actions CI: said, where retry would otherwise look for it.
+! lists --ci || flags=(--ci github "${flags[@]}")
 
 # retry checks every value it is given before it runs anything; its
 # explain subcommand does that and runs nothing, so a bad value is an
@@ -117,7 +151,14 @@ if ! problems=$("$RETRY_BIN" explain "${flags[@]}" -- "${shell_argv[@]}" 2>&1 >/
   output total_attempts 0
   output exit_code 125
   output exit_error "${problems%%$'\n'*}"
+  output outputs '{}'
+  output flaky false
   exit 125
+fi
+
+# The working directory, checked with the other inputs.
+if [ -n "$workdir" ]; then
+  cd "$wd" || bad "could not enter working-directory $workdir"
 fi
 
 # The report stays in RUNNER_TEMP, which is emptied when the job ends, for

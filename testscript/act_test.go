@@ -14,8 +14,8 @@ import (
 // TestActWorkflow runs the workflow that uses the action as ./ for real,
 // with nektos/act running its Linux job's steps on this machine: the
 // checkout, building retry onto PATH, a nick-fields/retry step, a failing
-// one and one retried at its timeout, and the step that checks their
-// outputs.
+// one, one retried at its timeout, one whose last attempt sets outputs in
+// a working directory, and the step that checks their outputs.
 func TestActWorkflow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: act builds retry and runs a whole job")
@@ -43,6 +43,7 @@ func TestActWorkflow(t *testing.T) {
 		"Success - Main a flaky step, as nick-fields/retry runs it",
 		"Success - Main a step that keeps failing, and goes on",
 		"Success - Main a step whose first attempt hangs, retried at its timeout",
+		"Success - Main a step whose last attempt sets outputs, in a working directory",
 		"Success - Main the outputs",
 		"Job succeeded",
 	} {

@@ -20,40 +20,6 @@ var show = match.Show
 // parseRetryAfter reads a Retry-After value as classify does, at testNow.
 func parseRetryAfter(v string) (time.Duration, error) { return classify.ParseRetryAfter(v, testNow) }
 
-// TestPresetLitsCurrent: the table reduced at build time holds every
-// expression of the presets and the Retry-After hint, and nothing else.
-func TestPresetLitsCurrent(t *testing.T) {
-	exprs := classify.Expressions()
-	if !slices.Contains(exprs, match.RetryAfterHint().String()) {
-		t.Errorf("the tests' Retry-After expression is not classify's")
-	}
-	match.CheckTable(t, exprs)
-}
-
-// TestPresetsReduceToLiterals walks every preset, whatever presets there
-// are: a rule that reduced to no literal would be matched against every
-// line with its regular expression, the slow path that presets must not take.
-func TestPresetsReduceToLiterals(t *testing.T) {
-	n := 0
-	for _, p := range classify.Presets() {
-		for _, r := range p.Rules {
-			if r.Kind == classify.RetryOn || r.Kind == classify.StopOn {
-				continue // exit codes; every other kind is an expression
-			}
-			n++
-			if ls := match.Literals(r.Value); ls == nil {
-				t.Errorf("preset %s: %s %q reduces to no literal: every line would go to the regular expression", p.Name, r.Kind, r.Value)
-			}
-		}
-	}
-	if n == 0 {
-		t.Fatal("no preset rule is an expression")
-	}
-	if match.Literals(match.RetryAfterHint().String()) == nil {
-		t.Errorf("the Retry-After hint reduces to no literal")
-	}
-}
-
 // presetLines are messages the presets' tools print, and near misses.
 var presetLines = []string{
 	"fatal: Authentication failed for 'https://example.com/r.git/'",

@@ -20,6 +20,13 @@ var show = match.Show
 // parseRetryAfter reads a Retry-After value as classify does, at testNow.
 func parseRetryAfter(v string) (time.Duration, error) { return classify.ParseRetryAfter(v, testNow) }
 
+// presetHint returns classify's Retry-After Pattern, which takes its
+// strings from the presets' table.
+func presetHint() *match.Pattern {
+	r := classify.Rules{Hints: true}
+	return r.NewMatcher(nil).HintPattern()
+}
+
 // presetLines are messages the presets' tools print, and near misses.
 var presetLines = []string{
 	"fatal: Authentication failed for 'https://example.com/r.git/'",

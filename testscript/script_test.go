@@ -36,11 +36,12 @@ func TestMain(m *testing.M) {
 
 func TestScripts(t *testing.T) {
 	cmds := map[string]func(*testscript.TestScript, bool, []string){
-		"exitcode":   exitcode,
-		"gone":       gone,
-		"bodyserver": bodyserver,
-		"httpserver": httpserver,
-		"normalize":  normalizeCmd,
+		"exitcode":    exitcode,
+		"gone":        gone,
+		"bodyserver":  bodyserver,
+		"httpserver":  httpserver,
+		"normalize":   normalizeCmd,
+		"pathwithout": scriptcmd.PathWithout,
 	}
 	maps.Copy(cmds, signalCmds())
 	maps.Copy(cmds, serverCmds())

@@ -26,6 +26,3 @@ func (m *Matcher) HintPattern() *Pattern {
 	}
 	return m.hint.pat
 }
-
-// SharedSearch returns the Search m compiles its search in.
-func (m *Matcher) SharedSearch() *Search { return m.search }

@@ -187,13 +187,3 @@ func TestDefaultHintCompiledOnFirstLine(t *testing.T) {
 		t.Errorf("hint %v/%v; want 7s/true", out.Hint, out.HasHint)
 	}
 }
-
-// TestRulesShareSearch: the Matchers of one Rules share their search and
-// their Retry-After Pattern, so that a later attempt compiles neither.
-func TestRulesShareSearch(t *testing.T) {
-	r := classify.Rules{RetryIf: match.MustPatterns(t, "connection refused"), Hints: true}
-	a, b := r.NewMatcher(nil), r.NewMatcher(nil)
-	if a.SharedSearch() != b.SharedSearch() || a.HintPattern() != b.HintPattern() {
-		t.Error("two attempts of one Rules compile their search apart")
-	}
-}

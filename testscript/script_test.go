@@ -2,6 +2,7 @@
 
 // Package testscript_test runs retry's black-box scripts: each file in
 // testdata is a session at a terminal, with retry and retry-tls on $PATH.
+// It is tests, not API.
 package testscript_test
 
 import (

@@ -1,7 +1,10 @@
 // Package match searches an attempt's output, line by line and in bounded
 // memory, for regular expressions: compile the patterns (Compile), make a
 // Matcher for an attempt (New), write each stream's bytes to it (Writer),
-// and read what matched (Output). What a match means is the caller's.
+// and read what matched (Output). Expressions known when a program is
+// built can be reduced to their literal strings then (NewTable), and their
+// Patterns made from the Table (Table.Known). What a match means is the
+// caller's. It is API: other Go programs may import it.
 package match
 
 import (

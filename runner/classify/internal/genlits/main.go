@@ -2,7 +2,8 @@
 // of the presets and the Retry-After hint (classify.Expressions) reduced
 // to the literal strings runner/match searches for (match.NewTable), so
 // that retry does not reduce them when it runs. Run by go generate from
-// the repository's root (generate.go). Not a program for users.
+// the repository's root (generate.go). It is internal, a step of the
+// build: not API, and not a program for users.
 package main
 
 import (

@@ -1,6 +1,7 @@
 // Package literal finds many literal strings at once in a run of bytes, each
 // exact or with ASCII letters in either case: the search that picks out the
-// output lines worth a regular expression.
+// output lines worth a regular expression. It is internal to runner/match:
+// other Go programs cannot import it.
 //
 // Each string is found through one of its bytes, its anchor (anchor.go):
 // every anchor byte is searched with bytes.IndexByte, which the standard

@@ -36,7 +36,8 @@ type Reduced struct {
 // so that a Pattern of one of them (Table.Known) skips the reduction and
 // the first search starts on bytes chosen over them all. A program builds
 // it with NewTable when it is generated (go generate) and holds it as a
-// composite literal, which costs nothing at start-up.
+// composite literal, which costs nothing at start-up. A Table must not be
+// changed once a Pattern made from it is in use.
 type Table struct {
 	// Exprs are the expressions, sorted by Expr, each once.
 	Exprs []Reduced

@@ -1,6 +1,7 @@
 // Command retry runs a command again when it fails in a way that another
 // attempt may fix, with capped, jittered exponential backoff inside one
-// overall deadline.
+// overall deadline. It is a program, not API: what other Go programs may
+// import is runner, its sub-packages and exitcodes.
 package main
 
 import (

@@ -1,6 +1,8 @@
 // Package cmd is retry's command line: flags, rendering of progress and
 // reports, and the exit status. It is the only package that knows about
-// cobra, terminals and stderr.
+// cobra, terminals and stderr. Other Go programs can import it, but it is
+// not API: it is retry's command line and changes with it; runner is the
+// library.
 package cmd
 
 import (

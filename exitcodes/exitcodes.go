@@ -1,6 +1,6 @@
 // Package exitcodes is retry's exit-status contract: how an attempt ended
 // (Exit), the statuses retry can end with, and the one table that chooses
-// among them.
+// among them. It is API: other Go programs may import it.
 //
 //	0        an attempt succeeded; or, running until a failure (--until
 //	         fail), no run failed

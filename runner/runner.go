@@ -2,6 +2,8 @@
 // out of attempts or time, or is cancelled, waiting a capped, jittered
 // exponential delay between attempts. It is a library: it prints nothing
 // and never exits; the clock, the waits and the randomness are injectable.
+// It is API: other Go programs may import it, as they may its
+// sub-packages and exitcodes.
 package runner
 
 import (

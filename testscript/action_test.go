@@ -19,6 +19,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/b0a38808/retry/testscript/internal/scriptcmd"
 )
 
 // TestAction runs the scripts of testdata/action, which use the GitHub
@@ -37,6 +39,7 @@ func TestAction(t *testing.T) {
 		"releaseserver": releaseServer,
 		"waitfile":      waitfile,
 		"exitcode":      exitcode,
+		"pathwithout":   scriptcmd.PathWithout,
 	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/action",

@@ -2,6 +2,7 @@
 
 // Package testscript_test runs retry's black-box scripts: each file in
 // testdata is a session at a terminal, with retry and retry-tls on $PATH.
+// It is tests, not API.
 package testscript_test
 
 import (
@@ -36,11 +37,12 @@ func TestMain(m *testing.M) {
 
 func TestScripts(t *testing.T) {
 	cmds := map[string]func(*testscript.TestScript, bool, []string){
-		"exitcode":   exitcode,
-		"gone":       gone,
-		"bodyserver": bodyserver,
-		"httpserver": httpserver,
-		"normalize":  normalizeCmd,
+		"exitcode":    exitcode,
+		"gone":        gone,
+		"bodyserver":  bodyserver,
+		"httpserver":  httpserver,
+		"normalize":   normalizeCmd,
+		"pathwithout": scriptcmd.PathWithout,
 	}
 	maps.Copy(cmds, signalCmds())
 	maps.Copy(cmds, serverCmds())

@@ -7,7 +7,7 @@
 // starts catching the signals on a goroutine of its own before it builds
 // the command, and waits for that just before the fork, as retry does. It
 // is the least a retry built on cobra that forwards signals can cost;
-// bench/startup.sh measures it.
+// bench/startup.sh measures it. It is a benchmark, not API.
 //
 // Usage:
 //

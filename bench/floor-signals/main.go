@@ -6,7 +6,8 @@
 // PIPE) with os/signal, waits until they are caught, so that none of them
 // can kill it while the command runs, then runs the command as floor does
 // and forwards what it receives. bench/startup.sh measures it to show what
-// catching signals costs a Go program before its first fork.
+// catching signals costs a Go program before its first fork. It is a
+// benchmark, not API.
 //
 // Usage:
 //

@@ -1,6 +1,7 @@
 // Package floorexec runs a command as the start-up floor programs do
 // (bench/floor, bench/floor-signals, bench/floor-cobra): with os/exec, on
-// the program's own stdin, stdout and stderr, and nothing else.
+// the program's own stdin, stdout and stderr, and nothing else. Other Go
+// programs can import it, but it is not API: it serves the benchmarks.
 package floorexec
 
 import (

@@ -9,7 +9,7 @@
 // bootstrap interval of the CPU ratio. Pairing by round cancels most of
 // the load that other work puts on the machine, which a run of one
 // command after another does not; hyperfine's rounds are whole runs of
-// one command.
+// one command. It is a benchmark tool, not API.
 //
 // Each program named by a path is copied into a temporary directory
 // first, all at the same time: a copy some minutes old can start 10%

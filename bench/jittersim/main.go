@@ -4,6 +4,7 @@
 // And Jitter", and compares no backoff, exponential backoff without
 // jitter, and equal, full and decorrelated jitter by total calls and time
 // to completion. The exponential policies are retry's own runner/backoff.
+// It is a simulation for the docs, not API.
 //
 // Run without flags it prints the results as Markdown tables. With -docs
 // it rewrites the generated section of DIR/jitter.md and DIR/jitter.svg:

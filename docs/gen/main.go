@@ -1,6 +1,7 @@
 // Command gen writes retry's man pages and CLI reference from its cobra
 // command tree, and its preset reference from the presets, so that they
-// always describe what the code defines.
+// always describe what the code defines. It is a step of the build, not
+// API.
 // From the repository's root:
 //
 //	go run ./docs/gen            # docs/man/*.1, docs/cli/*.md and docs/presets.md

@@ -1,7 +1,7 @@
 // Package oneproc makes retry run its Go code on one processor
 // (GOMAXPROCS 1) from its first package initialisers on, until main calls
 // Restore (RestoreAfter into the run). The retry command imports it for
-// that alone; nothing else may.
+// that alone; it is internal: other Go programs cannot import it.
 //
 // Starting, retry runs one goroutine at a time. With a second processor
 // the runtime wakes an idle thread, or makes one, each time a goroutine

@@ -2,7 +2,7 @@
 // signals: an attempt's process group (started, signalled, waited for,
 // watched, given the terminal), the shell that runs --on-retry, signal
 // names, the signals retry forwards, and raising a signal on retry
-// itself.
+// itself. It is internal: other Go programs cannot import it.
 package proc
 
 import (

@@ -1,6 +1,6 @@
 // Package redact hides credentials in what retry shows: a command's
 // arguments, reasons that quote the command's output, and anything the user
-// names with --redact.
+// names with --redact. It is internal: other Go programs cannot import it.
 //
 // The built-in rules recognise the usual ways a secret reaches a command
 // line: the value of a flag named like a credential (--password X,

@@ -3,7 +3,7 @@
 // attempt can read the same input from the start, with OutputFinal only
 // the last attempt's output reaches the real stdout (or stderr), and a
 // Tap shows the streams the classification reads to a matcher on their
-// way out.
+// way out. It is internal: other Go programs cannot import it.
 //
 // The runner drives it in this order, once per attempt:
 //

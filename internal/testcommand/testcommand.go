@@ -1,5 +1,6 @@
 // Package testcommand makes a package's test binary the command its tests
 // run: the same on every OS, where sh and the Unix tools may be missing.
+// It is internal: other Go programs cannot import it.
 package testcommand
 
 import (

@@ -1,5 +1,6 @@
 // Package backoff computes the wait before a retry: a capped exponential
 // delay with jitter, the design document's retryDelay in time.Duration.
+// It is API: other Go programs may import it.
 package backoff
 
 import (

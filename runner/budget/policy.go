@@ -1,5 +1,5 @@
 // Package budget shares a retry budget and a concurrency cap between every
-// retry process on a machine that names the same budget.
+// retry process on a machine that names the same budget. It is API: other Go programs may import it.
 //
 // A budget follows the per-client retry budget of Google's SRE book
 // ("Handling Overload") and Finagle's RetryBudget: over a sliding window of

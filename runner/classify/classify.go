@@ -2,7 +2,7 @@
 // may succeed. The classification order is data, Order's steps, which
 // Rules.Classify takes in turn; the manual states it for users
 // (docs/manual.md, "Classification"). What an attempt's output held it
-// asks runner/match.
+// asks runner/match. It is API: other Go programs may import it.
 package classify
 
 import (

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/b0a38808/retry/runner/match"
 )
 
 // RuleKind names the flag a preset rule stands for.
@@ -185,7 +183,7 @@ func (r *Rules) AddPreset(p Preset) error {
 				r.StopOn = append(r.StopOn, CodeRule{Codes: c, From: from})
 			}
 		case RetryIf, StopIf, FailIf:
-			pat := match.Known(rule.Value) // TestPresetsCompile
+			pat := presetTable.Known(rule.Value) // TestPresetsCompile
 			pat.From = from
 			switch rule.Kind {
 			case RetryIf:
@@ -202,8 +200,9 @@ func (r *Rules) AddPreset(p Preset) error {
 }
 
 // Expressions returns every expression of the presets' rules and the
-// Retry-After hint's, sorted and without repeats: the ones runner/match
-// reduces to literals at build time (go generate).
+// Retry-After hint's, sorted and without repeats: the ones presetTable
+// holds reduced to their literal strings, made at build time (go
+// generate).
 func Expressions() []string {
 	exprs := []string{retryAfter}
 	for _, p := range Presets() {

@@ -75,7 +75,7 @@ func (r *Rules) NewMatcher(now func() time.Time) *match.Matcher {
 		// Made once for the Matchers of r, which then share their search;
 		// its expression is compiled when a line first holds its string.
 		if r.retryAfter == nil {
-			r.retryAfter = match.Known(retryAfter)
+			r.retryAfter = presetTable.Known(retryAfter)
 		}
 		w.Hint = r.retryAfter
 		w.ParseHint = func(v string) (time.Duration, error) { return ParseRetryAfter(v, now()) }

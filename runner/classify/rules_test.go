@@ -188,3 +188,18 @@ func hasLiteral(re *syntax.Regexp) bool {
 	}
 	return false
 }
+
+// TestRulesShareSearch: the Matchers of one Rules share their search and
+// their Retry-After Pattern, so that a later attempt compiles neither.
+func TestRulesShareSearch(t *testing.T) {
+	r := Rules{RetryIf: mustPatterns(t, "connection refused"), Hints: true}
+	r.NewMatcher(nil)
+	search, hint := r.search, r.retryAfter
+	if search == nil || hint == nil {
+		t.Fatalf("the first Matcher left search %p, hint %p", search, hint)
+	}
+	r.NewMatcher(nil)
+	if r.search != search || r.retryAfter != hint {
+		t.Error("two attempts of one Rules compile their search apart")
+	}
+}

@@ -1,5 +1,6 @@
 // Package clock is the one Clock that the runner and the retry budget
 // take, and the real one they use unless a test gives them a fake.
+// It is API: other Go programs may import it.
 package clock
 
 import (

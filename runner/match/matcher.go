@@ -1,7 +1,10 @@
 // Package match searches an attempt's output, line by line and in bounded
 // memory, for regular expressions: compile the patterns (Compile), make a
 // Matcher for an attempt (New), write each stream's bytes to it (Writer),
-// and read what matched (Output). What a match means is the caller's.
+// and read what matched (Output). Expressions known when a program is
+// built can be reduced to their literal strings then (NewTable), and their
+// Patterns made from the Table (Table.Known). What a match means is the
+// caller's. It is API: other Go programs may import it.
 package match
 
 import (
@@ -14,8 +17,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/b0a38808/retry/runner/match/internal/literal"
 )
 
 // MaxLine is how much of one output line is matched: a longer line is
@@ -33,19 +34,20 @@ type Pattern struct {
 	reOnce sync.Once
 	re     *regexp.Regexp
 	once   sync.Once
-	lits   []literal.String // one is in every match; nil for none
-	ids    []uint16         // their ids in presetLits; nil for another expression
+	table  *Table    // where lits come from when it holds expr; may be nil
+	lits   []Literal // one is in every match; nil for none
+	ids    []uint16  // their ids in table; nil when it does not hold expr
 }
 
-// literals returns the strings one of which every match holds, reduced
-// from the expression when a matcher first needs them.
-func (p *Pattern) literals() []literal.String {
-	p.once.Do(func() { p.lits, p.ids = lookupLiterals(p.expr) })
+// literals returns the strings one of which every match holds: the
+// table's, or reduced from the expression when a matcher first needs them.
+func (p *Pattern) literals() []Literal {
+	p.once.Do(func() { p.lits, p.ids = p.table.lookup(p.expr) })
 	return p.lits
 }
 
-// tableIDs returns the ids of p's literals in presetLits, nil when p's
-// expression is none of its.
+// tableIDs returns the ids of p's literals in p.table, nil when the table
+// does not hold p's expression.
 func (p *Pattern) tableIDs() []uint16 {
 	p.literals()
 	return p.ids
@@ -67,7 +69,8 @@ func Compile(expr string) (*Pattern, error) {
 
 // Known returns the Pattern of expr, a constant expression known to be
 // valid (tests compile it): its regular expression is compiled when a line
-// first holds its strings.
+// first holds its strings, and its literal strings are reduced from it
+// when a Matcher first needs them (Table.Known skips that).
 func Known(expr string) *Pattern {
 	return &Pattern{expr: expr}
 }

@@ -24,37 +24,9 @@ const (
 	maxCross = 256
 )
 
-// literals returns the strings one of which every match of expr contains,
-// nil when expr reduces to none (then every line is matched). A preset's
-// expression is looked up in presetLits, reduced at build time (go
-// generate, from classify.Expressions); any other is reduced here. The
-// result must not be modified.
-func literals(expr string) []literal.String {
-	lits, _ := lookupLiterals(expr)
-	return lits
-}
-
-// lookupLiterals returns literals(expr) and, for an expression of
-// presetLits, the strings' ids there (nil for any other).
-func lookupLiterals(expr string) ([]literal.String, []uint16) {
-	if i, ok := slices.BinarySearchFunc(presetLits, expr, func(e exprLits, expr string) int {
-		return strings.Compare(e.expr, expr)
-	}); ok {
-		return presetLits[i].lits, presetLits[i].ids
-	}
-	return reduce(expr), nil
-}
-
-// exprLits is an expression, what reduce returns for it, and the ids of
-// those strings in presetLits.
-type exprLits struct {
-	expr string
-	lits []literal.String
-	ids  []uint16
-}
-
-// reduce returns literals(expr), reduced from the expression.
-func reduce(expr string) []literal.String {
+// reduce returns the strings one of which every match of expr holds, nil
+// when expr reduces to none (then every line is matched).
+func reduce(expr string) []Literal {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		return nil
@@ -63,7 +35,7 @@ func reduce(expr string) []literal.String {
 	if !ok {
 		return nil
 	}
-	ls := slices.DeleteFunc(slices.Clone(set.lits), func(l literal.String) bool {
+	ls := slices.DeleteFunc(slices.Clone(set.lits), func(l Literal) bool {
 		return strings.Contains(l.Text, "\n") // never inside a line
 	})
 	if !usable(ls) {
@@ -76,18 +48,18 @@ func reduce(expr string) []literal.String {
 // contains one of lits, and when exact each is one of them; each starts
 // with one of pre, unless pre is nil.
 type litSet struct {
-	lits  []literal.String
+	lits  []Literal
 	exact bool
-	pre   []literal.String
+	pre   []Literal
 }
 
 // exactSet is the set of a node whose matches are the strings ls.
-func exactSet(ls ...literal.String) litSet {
+func exactSet(ls ...Literal) litSet {
 	return litSet{lits: ls, exact: true, pre: ls}
 }
 
 // empty is the set of a node that matches only the empty string.
-var empty = exactSet(literal.String{})
+var empty = exactSet(Literal{})
 
 // extract returns the literal set of re; ok is false when re's matches need
 // contain no literal at all.
@@ -103,10 +75,10 @@ func extract(re *syntax.Regexp) (set litSet, ok bool) {
 		if n == 0 || n > maxClass {
 			return litSet{}, false
 		}
-		var ls []literal.String
+		var ls []Literal
 		for i := 0; i < len(re.Rune); i += 2 {
 			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
-				ls = append(ls, literal.String{Text: string(r)})
+				ls = append(ls, Literal{Text: string(r)})
 			}
 		}
 		return exactSet(ls...), true
@@ -146,7 +118,7 @@ func extract(re *syntax.Regexp) (set litSet, ok bool) {
 	case syntax.OpConcat:
 		return concat(re.Sub)
 	case syntax.OpAlternate:
-		set := litSet{exact: true, pre: []literal.String{}}
+		set := litSet{exact: true, pre: []Literal{}}
 		for _, sub := range re.Sub {
 			s, ok := extract(sub)
 			if !ok {
@@ -173,15 +145,15 @@ func optional(sub *syntax.Regexp) (litSet, bool) {
 	if !ok || !set.exact {
 		return litSet{}, false
 	}
-	return exactSet(dedupe(append(slices.Clone(set.lits), literal.String{}))...), true
+	return exactSet(dedupe(append(slices.Clone(set.lits), Literal{}))...), true
 }
 
 // concat walks the parts of a concatenation: runs of exact parts expand
 // into their cross product, which a part known only by its prefixes ends;
 // the best of those runs and of the parts' own sets is the concatenation's.
 func concat(subs []*syntax.Regexp) (litSet, bool) {
-	var best, pre []literal.String
-	consider := func(ls []literal.String) {
+	var best, pre []Literal
+	consider := func(ls []Literal) {
 		if usable(ls) && (best == nil || better(ls, best)) {
 			best = ls
 		}
@@ -226,17 +198,17 @@ func concat(subs []*syntax.Regexp) (litSet, bool) {
 // cross returns every string of a followed by every string of b; ok is
 // false when there would be too many, or when a folded string would meet an
 // exact one holding letters.
-func cross(a, b []literal.String) ([]literal.String, bool) {
+func cross(a, b []Literal) ([]Literal, bool) {
 	if len(a)*len(b) > maxCross {
 		return nil, false
 	}
-	out := make([]literal.String, 0, len(a)*len(b))
+	out := make([]Literal, 0, len(a)*len(b))
 	for _, x := range a {
 		for _, y := range b {
 			if x.Fold != y.Fold && (!x.Fold && hasLetter(x.Text) || !y.Fold && hasLetter(y.Text)) {
 				return nil, false
 			}
-			out = append(out, literal.String{Text: x.Text + y.Text, Fold: x.Fold || y.Fold})
+			out = append(out, Literal{Text: x.Text + y.Text, Fold: x.Fold || y.Fold})
 		}
 	}
 	return dedupe(out), true
@@ -247,7 +219,7 @@ func cross(a, b []literal.String) ([]literal.String, bool) {
 // the long s; most non-ASCII letters), the longest part without one.
 func literalNode(runes []rune, fold bool) (litSet, bool) {
 	if !fold {
-		return exactSet(literal.String{Text: string(runes)}), true
+		return exactSet(Literal{Text: string(runes)}), true
 	}
 	var parts []string
 	var b strings.Builder
@@ -263,7 +235,7 @@ func literalNode(runes []rune, fold bool) (litSet, bool) {
 		b.WriteRune(r)
 	}
 	if parts == nil {
-		return exactSet(literal.String{Text: b.String(), Fold: true}), true
+		return exactSet(Literal{Text: b.String(), Fold: true}), true
 	}
 	parts = append(parts, b.String())
 	longest := 0
@@ -275,9 +247,9 @@ func literalNode(runes []rune, fold bool) (litSet, bool) {
 	if parts[longest] == "" {
 		return litSet{}, false
 	}
-	set := litSet{lits: []literal.String{{Text: parts[longest], Fold: true}}}
+	set := litSet{lits: []Literal{{Text: parts[longest], Fold: true}}}
 	if parts[0] != "" {
-		set.pre = []literal.String{{Text: parts[0], Fold: true}}
+		set.pre = []Literal{{Text: parts[0], Fold: true}}
 	}
 	return set, true
 }
@@ -307,19 +279,19 @@ func hasLetter(s string) bool {
 
 // usable reports whether s filters at all: no empty string, and not so
 // common that most lines hold one (a digit class: every timestamp does).
-func usable(ls []literal.String) bool {
+func usable(ls []Literal) bool {
 	return len(ls) > 0 && weight(ls) <= 0.05
 }
 
 // better reports whether a filters better than b: fewer lines hold one of
 // its strings, by weight.
-func better(a, b []literal.String) bool {
+func better(a, b []Literal) bool {
 	return weight(a) < weight(b)
 }
 
 // weight guesses the share of byte positions where one of the strings of
 // s starts, from how common each byte is in command output.
-func weight(ls []literal.String) float64 {
+func weight(ls []Literal) float64 {
 	total, freq := 0.0, literal.Frequencies()
 	for _, l := range ls {
 		w := 1.0
@@ -336,7 +308,7 @@ func weight(ls []literal.String) float64 {
 	return total
 }
 
-func dedupe(ls []literal.String) []literal.String {
+func dedupe(ls []Literal) []Literal {
 	if len(ls) <= 16 {
 		for i := 0; i < len(ls); i++ {
 			if slices.Contains(ls[:i], ls[i]) {
@@ -346,8 +318,8 @@ func dedupe(ls []literal.String) []literal.String {
 		}
 		return ls
 	}
-	seen := make(map[literal.String]bool, len(ls))
-	return slices.DeleteFunc(ls, func(l literal.String) bool {
+	seen := make(map[Literal]bool, len(ls))
+	return slices.DeleteFunc(ls, func(l Literal) bool {
 		if seen[l] {
 			return true
 		}

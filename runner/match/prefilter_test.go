@@ -2,22 +2,21 @@ package match
 
 import (
 	"slices"
+	"strings"
 	"testing"
-
-	"github.com/b0a38808/retry/runner/match/internal/literal"
 )
 
 func TestLiterals(t *testing.T) {
-	lits := func(fold bool, ss ...string) []literal.String {
-		var ls []literal.String
+	lits := func(fold bool, ss ...string) []Literal {
+		var ls []Literal
 		for _, s := range ss {
-			ls = append(ls, literal.String{Text: s, Fold: fold})
+			ls = append(ls, Literal{Text: s, Fold: fold})
 		}
 		return ls
 	}
 	for _, tt := range []struct {
 		expr string
-		want []literal.String // nil: no literal, every line is matched
+		want []Literal // nil: no literal, every line is matched
 	}{
 		{"connection refused", lits(false, "connection refused")},
 		{"(?i)Timed Out", lits(true, "timed out")},
@@ -37,21 +36,56 @@ func TestLiterals(t *testing.T) {
 		{"^$", nil},
 		{"(a", nil},
 	} {
-		if got := literals(tt.expr); !slices.Equal(got, tt.want) {
-			t.Errorf("literals(%q) = %+v, want %+v", tt.expr, got, tt.want)
+		if got := reduce(tt.expr); !slices.Equal(got, tt.want) {
+			t.Errorf("reduce(%q) = %+v, want %+v", tt.expr, got, tt.want)
 		}
 	}
 }
 
-// TestLiteralsOutsideTable: an expression of the user's, which no preset
-// has, is reduced when it is asked for.
-func TestLiteralsOutsideTable(t *testing.T) {
-	const expr = "(?i)quota exceeded for project [a-z]+"
-	if slices.ContainsFunc(presetLits, func(e exprLits) bool { return e.expr == expr }) {
-		t.Fatalf("%q is a preset's: pick another", expr)
+// TestTable: a Table's Pattern takes its strings from the table, with ids
+// that equal strings share and the bytes chosen over them all; a Pattern
+// of an expression the table does not hold reduces it.
+func TestTable(t *testing.T) {
+	const shared = "connection refused"
+	tab := NewTable([]string{"(?i)timed out", shared, "dial: " + shared, shared})
+	if len(tab.Exprs) != 3 {
+		t.Fatalf("%d expressions, want 3 (sorted, each once): %+v", len(tab.Exprs), tab.Exprs)
 	}
-	want := []literal.String{{Text: "quota exceeded for project ", Fold: true}}
-	if got := literals(expr); !slices.Equal(got, want) {
-		t.Errorf("literals(%q) = %+v, want %+v", expr, got, want)
+	if !slices.IsSortedFunc(tab.Exprs, func(a, b Reduced) int { return strings.Compare(a.Expr, b.Expr) }) {
+		t.Errorf("expressions not sorted: %+v", tab.Exprs)
+	}
+	if tab.Strings != 3 {
+		t.Errorf("%d different strings, want 3: %+v", tab.Strings, tab.Exprs)
+	}
+	ids := map[string]uint16{}
+	for _, r := range tab.Exprs {
+		if len(r.Lits) == 0 || len(r.IDs) != len(r.Lits) {
+			t.Fatalf("%q: strings %+v, ids %v", r.Expr, r.Lits, r.IDs)
+		}
+		for j, l := range r.Lits {
+			if l.At == 0 {
+				t.Errorf("%q: no byte chosen for %q", r.Expr, l.Text)
+			}
+			if id, ok := ids[l.Text]; ok && id != r.IDs[j] {
+				t.Errorf("%q has ids %d and %d", l.Text, id, r.IDs[j])
+			}
+			ids[l.Text] = r.IDs[j]
+		}
+	}
+	for _, r := range tab.Exprs {
+		p := tab.Known(r.Expr)
+		if got := p.literals(); &got[0] != &r.Lits[0] || !slices.Equal(p.tableIDs(), r.IDs) {
+			t.Errorf("the Pattern of %q did not take its strings from the table", r.Expr)
+		}
+	}
+
+	const other = "(?i)quota exceeded for project [a-z]+"
+	p := tab.Known(other)
+	want := []Literal{{Text: "quota exceeded for project ", Fold: true}}
+	if got := p.literals(); !slices.Equal(got, want) || p.tableIDs() != nil {
+		t.Errorf("%q, not in the table: strings %+v, ids %v; want %+v, none", other, got, p.tableIDs(), want)
+	}
+	if got := (*Table)(nil).Known(shared).literals(); !slices.Equal(got, []Literal{{Text: shared}}) {
+		t.Errorf("a nil Table's Pattern of %q holds %+v", shared, got)
 	}
 }

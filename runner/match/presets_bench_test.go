@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/b0a38808/retry/runner/classify"
@@ -77,7 +78,7 @@ func BenchmarkMatcherCorpus(b *testing.B) {
 		w    match.Config
 	}
 	hint := func(w match.Config) match.Config {
-		w.Hint, w.ParseHint = match.RetryAfterHint(), parseRetryAfter
+		w.Hint, w.ParseHint = presetHint(), parseRetryAfter
 		return w
 	}
 	retryIf := func(exprs ...string) match.Config {
@@ -133,35 +134,39 @@ func BenchmarkMatcherCorpus(b *testing.B) {
 	}
 }
 
-// presetExprs returns the expressions of every preset's rules.
-func presetExprs() []string {
-	var exprs []string
+// presetPatterns returns the patterns of every preset's rules, as
+// classify makes them: each takes its strings from the table reduced at
+// build time, and each has its expression compiled.
+func presetPatterns(b *testing.B) []*match.Pattern {
+	var r classify.Rules
 	for _, p := range classify.Presets() {
-		for _, r := range p.Rules {
-			if r.Kind != classify.RetryOn && r.Kind != classify.StopOn {
-				exprs = append(exprs, r.Value)
-			}
+		if err := r.AddPreset(p); err != nil {
+			b.Fatal(err)
 		}
 	}
-	return exprs
+	pats := slices.Concat(r.StopIf, r.RetryIf, r.FailIf)
+	for _, p := range pats {
+		p.Groups()
+	}
+	return pats
 }
 
 // BenchmarkCompileSearch measures what compiling the literal search of all
-// presets together costs: reducing every expression to literals (done when
-// a matcher first needs them), and the search a matcher builds on its first line (with
-// the Retry-After hint's expression, compiled then too), and what a later
-// attempt of the same Rules pays, which shares the first one's search;
-// first is what the first line costs with Patterns never used before.
+// presets together costs: reducing every expression to literals (which
+// the table made at build time spares a preset), and the search a matcher
+// builds on its first line (with the Retry-After hint's expression,
+// compiled then too), and what a later attempt of the same Rules pays,
+// which shares the first one's search; first is what the first line costs
+// with Patterns never used before.
 func BenchmarkCompileSearch(b *testing.B) {
-	exprs := presetExprs()
+	pats, hint := presetPatterns(b), presetHint()
 	b.Run("literals", func(b *testing.B) {
 		for b.Loop() {
-			for _, e := range exprs {
-				match.Literals(e)
+			for _, p := range pats {
+				match.Reduce(p.String())
 			}
 		}
 	})
-	pats := match.MustPatterns(b, exprs...)
 	b.Run("first", func(b *testing.B) { // the first line, with Patterns new each time
 		line := []byte("first line\n")
 		fresh := make([]*match.Pattern, len(pats))
@@ -169,14 +174,14 @@ func BenchmarkCompileSearch(b *testing.B) {
 			for i, p := range pats { // the compiled expression kept, nothing reduced
 				fresh[i] = match.Fresh(p)
 			}
-			m := match.New(match.Config{RetryIf: fresh, Hint: match.RetryAfterHint(), ParseHint: parseRetryAfter})
+			m := match.New(match.Config{RetryIf: fresh, Hint: match.Fresh(hint), ParseHint: parseRetryAfter})
 			m.Writer("stderr").Write(line)
 		}
 	})
 	b.Run("matcher", func(b *testing.B) {
 		line := []byte("first line\n")
 		for b.Loop() {
-			m := match.New(match.Config{RetryIf: pats, Hint: match.RetryAfterHint(), ParseHint: parseRetryAfter})
+			m := match.New(match.Config{RetryIf: pats, Hint: hint, ParseHint: parseRetryAfter})
 			m.Writer("stderr").Write(line)
 		}
 	})
@@ -190,8 +195,8 @@ func BenchmarkCompileSearch(b *testing.B) {
 	})
 	b.Run("regexp", func(b *testing.B) { // for scale: the expressions themselves
 		for b.Loop() {
-			for _, e := range exprs {
-				regexp.MustCompile(e)
+			for _, p := range pats {
+				regexp.MustCompile(p.String())
 			}
 		}
 	})

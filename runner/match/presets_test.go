@@ -20,38 +20,11 @@ var show = match.Show
 // parseRetryAfter reads a Retry-After value as classify does, at testNow.
 func parseRetryAfter(v string) (time.Duration, error) { return classify.ParseRetryAfter(v, testNow) }
 
-// TestPresetLitsCurrent: the table reduced at build time holds every
-// expression of the presets and the Retry-After hint, and nothing else.
-func TestPresetLitsCurrent(t *testing.T) {
-	exprs := classify.Expressions()
-	if !slices.Contains(exprs, match.RetryAfterHint().String()) {
-		t.Errorf("the tests' Retry-After expression is not classify's")
-	}
-	match.CheckTable(t, exprs)
-}
-
-// TestPresetsReduceToLiterals walks every preset, whatever presets there
-// are: a rule that reduced to no literal would be matched against every
-// line with its regular expression, the slow path that presets must not take.
-func TestPresetsReduceToLiterals(t *testing.T) {
-	n := 0
-	for _, p := range classify.Presets() {
-		for _, r := range p.Rules {
-			if r.Kind == classify.RetryOn || r.Kind == classify.StopOn {
-				continue // exit codes; every other kind is an expression
-			}
-			n++
-			if ls := match.Literals(r.Value); ls == nil {
-				t.Errorf("preset %s: %s %q reduces to no literal: every line would go to the regular expression", p.Name, r.Kind, r.Value)
-			}
-		}
-	}
-	if n == 0 {
-		t.Fatal("no preset rule is an expression")
-	}
-	if match.Literals(match.RetryAfterHint().String()) == nil {
-		t.Errorf("the Retry-After hint reduces to no literal")
-	}
+// presetHint returns classify's Retry-After Pattern, which takes its
+// strings from the presets' table.
+func presetHint() *match.Pattern {
+	r := classify.Rules{Hints: true}
+	return r.NewMatcher(nil).HintPattern()
 }
 
 // presetLines are messages the presets' tools print, and near misses.
@@ -212,15 +185,5 @@ func TestDefaultHintCompiledOnFirstLine(t *testing.T) {
 	w.Close()
 	if out := m.Output(); !out.HasHint || out.Hint.Seconds() != 7 {
 		t.Errorf("hint %v/%v; want 7s/true", out.Hint, out.HasHint)
-	}
-}
-
-// TestRulesShareSearch: the Matchers of one Rules share their search and
-// their Retry-After Pattern, so that a later attempt compiles neither.
-func TestRulesShareSearch(t *testing.T) {
-	r := classify.Rules{RetryIf: match.MustPatterns(t, "connection refused"), Hints: true}
-	a, b := r.NewMatcher(nil), r.NewMatcher(nil)
-	if a.SharedSearch() != b.SharedSearch() || a.HintPattern() != b.HintPattern() {
-		t.Error("two attempts of one Rules compile their search apart")
 	}
 }

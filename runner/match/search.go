@@ -48,21 +48,29 @@ func (s *Search) compiled(pats []*Pattern) (*literal.Set, [][]int32) {
 }
 
 // gather returns the strings of pats, each once, and by string the
-// patterns that hold it, as indexes into pats. The presets' strings are
-// told apart by their ids in presetLits; a map is built only when some
-// pattern is another.
+// patterns that hold it, as indexes into pats. When every pattern's
+// strings come from one Table they are told apart by their ids there; a
+// map is built only when some pattern is another.
 func gather(pats []*Pattern) ([]literal.String, [][]int32) {
 	n, table := 0, true
+	var tab *Table // the one table of all the patterns' strings
 	for _, p := range pats {
 		n += len(p.literals())
-		table = table && (p.tableIDs() != nil || p.literals() == nil)
+		switch {
+		case p.literals() == nil:
+		case p.tableIDs() == nil || tab != nil && p.table != tab:
+			table = false
+		default:
+			tab = p.table
+		}
 	}
+	table = table && tab != nil
 	ss := make([]literal.String, 0, n)
 	of := make([]int32, 0, n) // by string of each pattern in turn: its index in ss
-	var byTable []int32       // by id in presetLits: the index in ss, plus one
+	var byTable []int32       // by id in tab: the index in ss, plus one
 	var byString map[literal.String]int32
 	if table {
-		byTable = make([]int32, tableStrings)
+		byTable = make([]int32, tab.Strings)
 	} else {
 		byString = make(map[literal.String]int32, n)
 	}
@@ -72,7 +80,7 @@ func gather(pats []*Pattern) ([]literal.String, [][]int32) {
 			var id int32
 			if table {
 				if byTable[ids[j]] == 0 {
-					ss = append(ss, l)
+					ss = append(ss, literal.String(l))
 					byTable[ids[j]] = int32(len(ss))
 				}
 				id = byTable[ids[j]] - 1
@@ -82,7 +90,7 @@ func gather(pats []*Pattern) ([]literal.String, [][]int32) {
 				if id, ok = byString[key]; !ok {
 					id = int32(len(ss))
 					byString[key] = id
-					ss = append(ss, l)
+					ss = append(ss, literal.String(l))
 				}
 			}
 			of = append(of, id)

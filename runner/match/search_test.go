@@ -43,28 +43,34 @@ func TestSharedSearch(t *testing.T) {
 }
 
 // TestGather: the strings of a rule set are each gathered once, with every
-// pattern that holds them, whether all the patterns are the presets' (told
-// apart by their table ids) or some are the user's (by a map).
+// pattern that holds them, whether all the patterns are one Table's (told
+// apart by their ids there) or some are not (by a map).
 func TestGather(t *testing.T) {
-	const shared = "TLS handshake timeout" // in several presets' expressions
-	var withShared []string
-	for _, e := range presetLits {
-		if strings.Contains(e.expr, shared) {
-			withShared = append(withShared, e.expr)
-		}
+	const shared = "TLS handshake timeout"
+	withShared := []string{
+		"(" + shared + "|i/o timeout)",
+		"(connection refused|" + shared + ")",
+		"(?i)(connection reset by peer|" + shared + ")",
 	}
-	if len(withShared) < 2 {
-		t.Fatalf("%q is in %d table expressions, want 2 or more", shared, len(withShared))
+	tab := NewTable(append(slices.Clone(withShared), retryAfter().String()))
+	other := NewTable([]string{shared})
+	known := func(exprs ...string) []*Pattern {
+		ps := make([]*Pattern, len(exprs))
+		for i, e := range exprs {
+			ps[i] = tab.Known(e)
+		}
+		return ps
 	}
 	for _, tt := range []struct {
-		name  string
-		exprs []string
+		name string
+		pats []*Pattern
 	}{
-		{"table", append(slices.Clone(withShared), retryAfter().String())},
-		{"mixed", append(slices.Clone(withShared), shared, "(?i)quota exceeded", `^\d+$`)},
+		{"table", known(append(slices.Clone(withShared), retryAfter().String())...)},
+		{"mixed", append(known(withShared...), mustPatterns(t, shared, "(?i)quota exceeded", `^\d+$`)...)},
+		{"two tables", append(known(withShared...), other.Known(shared))},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			pats := mustPatterns(t, tt.exprs...)
+			pats := tt.pats
 			ss, owners := gather(pats)
 			// The reference: every pattern's strings, in turn, deduplicated
 			// by text and case (a preset's carries an At, the user's not).

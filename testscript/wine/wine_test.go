@@ -11,7 +11,7 @@
 // commands: exitcode (an exact exit status), winps (a Windows program of
 // the script running, or not, seen in /proc) and console (retry.exe on a
 // terminal, which Wine makes its console, and a Ctrl-C or a Ctrl-Break
-// at it).
+// at it). It is tests, not API.
 package wine_test
 
 import (

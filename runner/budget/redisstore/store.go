@@ -1,7 +1,7 @@
 // Package redisstore keeps a retry budget and its concurrency slots in
 // Redis, so that every retry on every machine that names the budget in the
 // same store shares them: the rule of package budget, on the server's
-// clock.
+// clock. It is API: other Go programs may import it.
 //
 // Each decision is one Lua script run by the server (EVALSHA, loaded on
 // NOSCRIPT), so no count is lost or doubled however many processes ask at

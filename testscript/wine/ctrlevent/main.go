@@ -5,7 +5,7 @@
 // the command starts next to run), sends the console a Ctrl-C or a
 // Ctrl-Break with GenerateConsoleCtrlEvent, as a user at the keyboard
 // would. It exits with the command's exit status, or 3 when the event
-// could not be sent.
+// could not be sent. It is a test program, not API.
 //
 //	ctrlevent c|break FILE COMMAND [ARG...]
 //

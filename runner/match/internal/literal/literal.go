@@ -1,6 +1,7 @@
 // Package literal finds many literal strings at once in a run of bytes, each
 // exact or with ASCII letters in either case: the search that picks out the
-// output lines worth a regular expression.
+// output lines worth a regular expression. It is internal to runner/match:
+// other Go programs cannot import it.
 //
 // Each string is found through one of its bytes, its anchor (anchor.go):
 // every anchor byte is searched with bytes.IndexByte, which the standard
@@ -13,10 +14,13 @@
 //
 // A Scanner starts on anchors chosen when its Set is built. Once it has
 // seen warmup bytes, it chooses from a sample of the text which search
-// takes each string, and on which bytes (choose.go); after that, one signal
-// alone makes it choose again: the candidates it turns down beyond what
-// the choice expected, adding up to cutover. README.md teaches the
-// algorithm with a worked example, and says what measured each constant.
+// takes each string, and on which bytes (choose.go). After that one signal
+// alone makes it choose again: it counts the candidates turned down beyond
+// what the choice expected, and chooses again when they add up to cutover.
+// README.md teaches the algorithm with a worked example, and says what
+// measured each constant. Its windows are modelled on Teddy, the SIMD
+// search of Hyperscan and of Rust's aho-corasick crate (README.md links
+// both).
 package literal
 
 import "bytes"
@@ -53,8 +57,8 @@ type tuning struct {
 	sampling bool    // a choice is due: the sample is being gathered
 	bytes    int     // searched since the last choice, or since the start
 	excess   float64 // after the first choice, the signal: see count
-	// expect is the candidates a byte the choice estimated it would turn
-	// down.
+	// expect is how many candidates per byte of text the last choice
+	// estimated its search would turn down.
 	expect  float64
 	choices int // how many choices were made, for the tests
 	// chosenLive is how many strings were searched for at the last
@@ -68,9 +72,9 @@ type tuning struct {
 // When a Scanner chooses. The first runs search by the first anchors, chosen
 // when the Set was built (FirstAnchors): a command that prints less than
 // warmup bytes never pays for a choice. Then a choice is made from a sample
-// of the text, which also estimates how many candidates a byte its search
-// will turn down. After it, one signal: the candidates turned down beyond
-// that estimate, or beyond one per candGap bytes where that is more (a
+// of the text, and the choice estimates how many candidates per byte its
+// search will turn down. After it, one signal: the candidates turned down
+// beyond that estimate, or beyond one per candGap bytes where that is more (a
 // candidate a KiB costs about what an IndexByte pass does), added up over
 // the runs and never below zero. When it reaches cutover, about what a
 // choice costs, the search chooses again from the next runs' text.

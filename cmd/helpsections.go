@@ -65,26 +65,35 @@ type FlagSection struct {
 
 // FlagSections returns the sections of c's own flags that hold any, in
 // the order of the help, each section's flags in their order there. The
-// flags that no section names come before the last section, Help: under
-// "Other flags", or under "Flags" when none of c's other flags has a
-// section (a command without retry's run flags, such as completion).
+// flags that no section names come before the last section, Help, under
+// "Other flags". A command that has no flag of the other sections (a
+// command without a run's flags, such as completion) has one section,
+// "Flags", as cobra would show them.
 func FlagSections(c *cobra.Command) []FlagSection {
 	fs := c.LocalFlags()
 	annotateSections(fs)
-	other := FlagSection{Title: "Flags"}
+	other := FlagSection{Title: "Other flags"}
+	all := FlagSection{Title: "Flags"}
 	fs.VisitAll(func(f *pflag.Flag) {
-		if !f.Hidden && len(f.Annotations[sectionAnnotation]) == 0 {
+		if f.Hidden {
+			return
+		}
+		all.Flags = append(all.Flags, f)
+		if len(f.Annotations[sectionAnnotation]) == 0 {
 			other.Flags = append(other.Flags, f)
 		}
 	})
 	table := helpSections()
 	var sections []FlagSection
 	for i, s := range table {
-		if i == len(table)-1 && len(other.Flags) > 0 {
-			if len(sections) > 0 {
-				other.Title = "Other flags"
+		if i == len(table)-1 {
+			if len(sections) == 0 {
+				sections = []FlagSection{all} // only Help, and no section's
+				break
 			}
-			sections = append(sections, other)
+			if len(other.Flags) > 0 {
+				sections = append(sections, other)
+			}
 		}
 		section := FlagSection{Title: s.title}
 		for _, name := range s.flags {

@@ -16,8 +16,8 @@ type helpSection struct {
 	flags []string
 }
 
-// helpSections returns the sections of the flags of retry and of its
-// subcommands, in the order they are shown. Each flag is in exactly one;
+// helpSections returns the sections of the flags of retry and of retry
+// explain, in the order they are shown. Each flag is in exactly one;
 // a new flag is a name added to its section here (TestHelpSections fails
 // on a flag that has none).
 func helpSections() []helpSection {
@@ -31,6 +31,7 @@ func helpSections() []helpSection {
 		{"Budgets and the store", []string{"budget", "budget-ratio", "max-concurrent", "budget-store", "budget-unavailable", "state-dir"}},
 		{"Reporting", []string{"quiet", "summary", "summary-file", "name", "metrics-file", "redact"}},
 		{"CI", []string{"ci-annotations"}},
+		// Last: the flags of no section, if any, go just before it.
 		{"Help", []string{"help", "version"}},
 	}
 }

@@ -96,6 +96,7 @@ page=$(man -w retry)
 MANPAGER=cat MANWIDTH=80 man retry 2>/dev/null | grep -q -- '--deadline' || fail "man retry is not ours: no --deadline in it"
 man -w retry-explain >/dev/null || fail "no retry-explain(1)"
 [ -f /usr/share/bash-completion/completions/retry ] || fail "no bash completion"
+grep -q '^MIT License$' "/usr/share/doc/$ours/copyright" || fail "no MIT licence in /usr/share/doc/$ours/copyright"
 
 step "remove $ours: the system is left sane"
 apt remove -y -q -o Dpkg::Use-Pty=0 "$ours" 2>&1 | tail -3

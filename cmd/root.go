@@ -48,6 +48,7 @@ only 0 needs none.`,
 		},
 	}
 	root.SetVersionTemplate("retry {{.Version}}\n")
+	root.SetUsageFunc(usage) // the flags in sections, for the subcommands too
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetArgs(args)

@@ -74,8 +74,8 @@ func manHeader() *doc.GenManHeader {
 }
 
 // writeMan writes one man page per command into dir, replacing the
-// pages that are there, and adds to retry(1) the sections that cobra does
-// not know about.
+// pages that are there, puts the flags in the sections of the help, and
+// adds to retry(1) the sections that cobra does not know about.
 func writeMan(root *cobra.Command, dir string) error {
 	if err := clean(dir, "*.1"); err != nil {
 		return err
@@ -224,7 +224,7 @@ the metrics and their alert rules are in docs/metrics.md beside it.
 `
 
 // writeAll writes the man pages into manDir and the Markdown reference
-// into cliDir.
+// into cliDir, the flags of both in the sections of the help.
 func writeAll(root *cobra.Command, manDir, cliDir string) error {
 	if err := writeMan(root, manDir); err != nil {
 		return err
@@ -232,7 +232,10 @@ func writeAll(root *cobra.Command, manDir, cliDir string) error {
 	if err := clean(cliDir, "*.md"); err != nil {
 		return err
 	}
-	return doc.GenMarkdownTree(root, cliDir)
+	if err := doc.GenMarkdownTree(root, cliDir); err != nil {
+		return err
+	}
+	return fixMarkdownOptions(root, cliDir)
 }
 
 // clean creates dir and removes the files in it that match pattern, so

@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/b0a38808/retry/cmd"
 )
 
 // fixOptions replaces, in the man page that cobra wrote into dir for c and
@@ -47,13 +49,15 @@ func fixOptions(c *cobra.Command, dir string) error {
 	return os.WriteFile(path, []byte(fixed), 0o644)
 }
 
-// manOptions renders the flags of c as an OPTIONS section: each flag with
-// its value's name, then its usage and default as `retry --help` gives
-// them, a default that is the type's zero value left out.
+// manOptions renders the flags of c as an OPTIONS section, in the
+// sections of its help (cmd.FlagSections), each a subsection unless
+// there is only one: each flag
+// with its value's name, then its usage and default as `retry --help`
+// gives them, a default that is the type's zero value left out.
 func manOptions(c *cobra.Command) string {
 	var b strings.Builder
 	b.WriteString(".SH OPTIONS\n")
-	visit := func(f *pflag.Flag) {
+	entry := func(f *pflag.Flag) {
 		if f.Hidden || f.Deprecated != "" {
 			return
 		}
@@ -75,8 +79,19 @@ func manOptions(c *cobra.Command) string {
 		}
 		b.WriteString("\n" + roffLine(strings.TrimSpace(text)) + "\n")
 	}
-	c.NonInheritedFlags().VisitAll(visit)
-	c.InheritedFlags().VisitAll(visit)
+	sections := cmd.FlagSections(c)
+	for _, s := range sections {
+		if len(sections) > 1 {
+			fmt.Fprintf(&b, ".SS %s\n", roffLine(s.Title))
+		}
+		for _, f := range s.Flags {
+			entry(f)
+		}
+	}
+	if c.HasAvailableInheritedFlags() {
+		b.WriteString(".SS Global flags\n")
+		c.InheritedFlags().VisitAll(entry)
+	}
 	return b.String()
 }
 

@@ -10,5 +10,6 @@ import "os/exec"
 // and Wait act on it.
 type Group struct {
 	cmd *exec.Cmd
+	//lint:ignore U1000 only Windows keeps anything here (a job object)
 	sys groupSys // what the platform keeps besides cmd
 }

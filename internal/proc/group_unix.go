@@ -20,7 +20,9 @@ func Prepare(cmd *exec.Cmd) {
 }
 
 // groupSys is empty: the process group is named by the first process's
-// pid.
+// pid. Group's field of this type is used on Windows only.
+//
+//lint:ignore U1000 the type of Group's sys field, which only Windows fills
 type groupSys struct{}
 
 // Start starts cmd, prepared with Prepare, with start (cmd.Start, or a

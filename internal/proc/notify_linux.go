@@ -106,6 +106,8 @@ func OwnOutput(f *os.File) *os.File {
 
 // sigfd is the pipe the handler writes each signal's number into: one
 // byte, dropped when the pipe is full.
+//
+//lint:ignore U1000 read by sigtramp, in assembly (notify_linux_*.s)
 var sigfd int32 = -1
 
 // sigCatcher is the process's one pipe of caught signals and the
@@ -223,6 +225,8 @@ func rtSigaction(sig syscall.Signal, act, old *sigaction) bool {
 // sigtramp is the handler, in assembly: it may run on any thread at any
 // point, with no Go state of its own, so it only writes the signal's
 // number (its first argument) into sigfd.
+//
+//lint:ignore U1000 only handlerPCs, in assembly, takes its address
 func sigtramp()
 
 // handlerPCs returns the addresses of sigtramp and of what the handler

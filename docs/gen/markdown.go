@@ -1,0 +1,60 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/b0a38808/retry/cmd"
+)
+
+// fixMarkdownOptions replaces, in the CLI reference page that cobra wrote
+// into dir for c and for each of its subcommands, the one block of
+// options with the sections of the help (cmd.FlagSections), each under a
+// heading of its own.
+func fixMarkdownOptions(c *cobra.Command, dir string) error {
+	for _, sub := range c.Commands() {
+		if !sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand() {
+			continue
+		}
+		if err := fixMarkdownOptions(sub, dir); err != nil {
+			return err
+		}
+	}
+	path := filepath.Join(dir, strings.ReplaceAll(c.CommandPath(), " ", "_")+".md")
+	page, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	const heading = "### Options\n\n```\n"
+	start := strings.Index(string(page), heading)
+	if start < 0 {
+		return nil // a command without flags
+	}
+	end := strings.Index(string(page[start+len(heading):]), "```\n\n")
+	if end < 0 {
+		return fmt.Errorf("%s: the options block does not end", path)
+	}
+	end += start + len(heading) + len("```\n\n")
+	fixed := string(page[:start]) + markdownOptions(c) + string(page[end:])
+	return os.WriteFile(path, []byte(fixed), 0o644)
+}
+
+// markdownOptions renders the flags of c as the reference's Options, a
+// heading and a block of the help's lines for each section; the one
+// section of a command of few flags needs no heading.
+func markdownOptions(c *cobra.Command) string {
+	var b strings.Builder
+	b.WriteString("### Options\n\n")
+	sections := cmd.FlagSections(c)
+	for _, s := range sections {
+		if len(sections) > 1 {
+			fmt.Fprintf(&b, "#### %s\n\n", s.Title)
+		}
+		fmt.Fprintf(&b, "```\n%s```\n\n", s.Usage)
+	}
+	return b.String()
+}

@@ -24,6 +24,7 @@ import (
 // a runner.Config, checking every value before anything runs.
 type options struct {
 	attempts, until, deadline, timeout, killAfter, stopSignal string
+	splay                                                     string
 	delay, maxDelay, jitter, seed                             string
 	resetAfter                                                string
 	idempotencyKey                                            string
@@ -53,6 +54,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.timeout, "timeout", "t", "", "bound each attempt to `DUR`, or to the time left before the deadline when that is less")
 	fs.StringVar(&o.killAfter, "kill-after", "10s", "wait `DUR` between the stop signal and SIGKILL")
 	fs.StringVar(&o.stopSignal, "stop-signal", "TERM", "end an attempt at its timeout or the deadline with signal `SIG`, a name or a number")
+	fs.StringVar(&o.splay, "splay", "", "wait a random time below `DUR` before the first attempt, within the deadline, so that a job started on many machines at once does not start as one herd")
 	fs.StringVar(&o.delay, "delay", "1s", "start the exponential backoff at `DUR`; must be > 0")
 	fs.StringVar(&o.maxDelay, "max-delay", "30s", "cap the backoff at `DUR`; 0 means no wait")
 	fs.StringVar(&o.jitter, "jitter", "full", "randomness of the waits, `MODE`: full, equal or none")
@@ -103,6 +105,9 @@ func (o *options) config(command []string, now time.Time) (runner.Config, error)
 	}
 	if cfg.Timeout, err = parseDuration("--timeout", o.timeout); err != nil {
 		return cfg, o.debianHint(err, "--timeout", o.timeout)
+	}
+	if cfg.Splay, err = parseSplay(o.splay, deadline, o.deadline); err != nil {
+		return cfg, err
 	}
 	if cfg.KillAfter, err = parseDuration("--kill-after", o.killAfter); err != nil {
 		return cfg, err
@@ -199,6 +204,20 @@ func parseResetAfter(s string) (time.Duration, error) {
 	}
 	if s != "" && d <= 0 {
 		return 0, usagef("leave --reset-after out for a backoff that never starts over", "--reset-after: must be greater than 0, got %q", s)
+	}
+	return d, nil
+}
+
+// parseSplay reads --splay: the random wait before the first attempt
+// stays inside the deadline, so a splay longer than the deadline (0:
+// none) is bad input.
+func parseSplay(s string, deadline time.Duration, deadlineText string) (time.Duration, error) {
+	d, err := parseDuration("--splay", s)
+	if err != nil {
+		return 0, err
+	}
+	if deadline > 0 && d > deadline {
+		return 0, usagef("the splay counts against the deadline: give --splay at most the deadline, and less to leave time for the attempts", "--splay %s is longer than --deadline %s", s, deadlineText)
 	}
 	return d, nil
 }

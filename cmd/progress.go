@@ -117,6 +117,20 @@ func (p *reporter) shownCommand() []string {
 	return p.shown
 }
 
+// Splaying says how long the splay before the first attempt lasts:
+//
+//	retry: waiting 1.23s before the first attempt (--splay)
+func (p *reporter) Splaying(d time.Duration) {
+	if p.quiet {
+		return
+	}
+	t := p.terminal()
+	p.mu.Lock()
+	_, err := fmt.Fprintf(p.w, "%s waiting %s before the first attempt (--splay)\n", t.paint(bold, "retry:"), seconds(d))
+	p.mu.Unlock()
+	p.watch.wrote(err)
+}
+
 // AttemptStarted opens the attempt's section of a GitLab job log.
 func (p *reporter) AttemptStarted(a *runner.Attempt, max int) {
 	p.count.Stop()

@@ -14,6 +14,10 @@ import (
 func (r *run) loop(ctx context.Context) *Result {
 	res := r.res
 	defer func() { res.Elapsed = r.clock.Now().Sub(res.Started) }()
+	if outcome := r.splay(ctx); outcome != "" {
+		r.endBetween(ctx, outcome)
+		return res
+	}
 	retryIndex := 0 // of the next wait: 0 for the first retry, or after a reset
 	for n := 1; ; n++ {
 		release, outcome, err := r.admit(ctx, n)

@@ -87,6 +87,10 @@ type Result struct {
 	Deadline time.Time
 	// IdempotencyKey is the key every attempt was given.
 	IdempotencyKey string
+	// Splay is the random wait before the first attempt, when Splayed
+	// (Config.Splay).
+	Splay   time.Duration
+	Splayed bool
 	// Signal is the signal that cancelled the operation when no attempt
 	// was running (during a wait), when Outcome is Cancelled.
 	Signal syscall.Signal

@@ -127,9 +127,6 @@ func (v *explainVerdict) exitCode() int {
 // explain checks the flags as a run does and prints the explanation.
 func (e *explainOptions) explain(args []string, stdout io.Writer) error {
 	o := e.run
-	if len(args) == 0 {
-		return usagef("usage: retry explain [flags] [--] COMMAND [ARG...]", "explain: missing command")
-	}
 	now := time.Now()
 	cfg, err := o.config(args, now)
 	if err != nil {
@@ -147,6 +144,10 @@ func (e *explainOptions) explain(args []string, stdout io.Writer) error {
 	verdict, err := e.verdict(cfg.Rules, cfg.StopSignal, cfg.UntilFailure, rep)
 	if err != nil {
 		return err
+	}
+	if len(args) == 0 {
+		// After the values: a bad one is the error to show.
+		return usagef("usage: retry explain [flags] [--] COMMAND [ARG...]", "explain: missing command")
 	}
 	x := newExplanation(cfg, now, rep)
 	if o.nesting.note != "" {

@@ -86,12 +86,11 @@ type textValue struct{ pflag.Value }
 // Type names the value for the help and for shell completion.
 func (textValue) Type() string { return "text" }
 
-// config checks the flags and returns the operation they describe.
+// config checks the flags and returns the operation they describe. It
+// checks every value whether or not a command was given: the caller
+// says that one is missing once the values are known to be good.
 func (o *options) config(command []string, now time.Time) (runner.Config, error) {
 	cfg := runner.Config{Command: command, Start: now, Rules: &classify.Rules{}}
-	if len(command) == 0 {
-		return cfg, usagef("usage: "+usageLine, "missing command")
-	}
 	var err error
 	if cfg.Attempts, err = parseCount("--attempts", o.attempts); err != nil {
 		return cfg, err
@@ -250,6 +249,11 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	out, err := o.reporter(cfg.Command, stderr, os.Getenv)
 	if err != nil {
 		return err
+	}
+	// Checked after the flags' values, so that a bad value is not hidden
+	// behind it: `retry -a x` says what is wrong with x.
+	if len(cfg.Command) == 0 {
+		return usagef("usage: "+usageLine, "missing command")
 	}
 	closeBudget, err := o.budget.open(&cfg, os.Getenv)
 	if err != nil {

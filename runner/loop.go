@@ -162,10 +162,8 @@ func (r *run) beforeWait(ctx context.Context, a *Attempt, out match.Output, retr
 	if note != "" {
 		a.Reason += "; " + note
 	}
-	if now := r.clock.Now(); !waitFits(now, delay, r.cfg.Deadline) {
-		if delay > backoff {
-			a.HintPastDeadline, a.Left = true, r.cfg.Deadline.Sub(now)
-		}
+	if !r.waitFits(a, delay) {
+		a.HintPastDeadline = delay > backoff
 		return 0, Deadline
 	}
 	if r.cfg.UntilFailure {
@@ -177,7 +175,7 @@ func (r *run) beforeWait(ctx context.Context, a *Attempt, out match.Output, retr
 	if outcome := r.allowRetry(ctx, a, delay); outcome != "" {
 		return 0, outcome
 	}
-	if !waitFits(r.clock.Now(), delay, r.cfg.Deadline) {
+	if !r.waitFits(a, delay) {
 		return 0, Deadline
 	}
 	if r.cfg.OnRetry == "" {
@@ -186,10 +184,25 @@ func (r *run) beforeWait(ctx context.Context, a *Attempt, out match.Output, retr
 	if outcome := r.onRetry(ctx, a); outcome != "" {
 		return 0, outcome
 	}
-	if !waitFits(r.clock.Now(), delay, r.cfg.Deadline) {
+	if !r.waitFits(a, delay) {
 		return 0, Deadline
 	}
 	return delay, ""
+}
+
+// waitFits reports whether the wait of delay after attempt a, starting
+// now, ends before the deadline. When it does not, a records the wait
+// and the time left, unless the deadline has come, for the summary to say
+// why the operation gave up before it.
+func (r *run) waitFits(a *Attempt, delay time.Duration) bool {
+	now := r.clock.Now()
+	if waitFits(now, delay, r.cfg.Deadline) {
+		return true
+	}
+	if left := r.cfg.Deadline.Sub(now); left > 0 {
+		a.Unstarted, a.Left = delay, left
+	}
+	return false
 }
 
 // endBetween ends the operation with outcome between attempts: a

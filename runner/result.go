@@ -55,9 +55,11 @@ type Attempt struct {
 	// Stopped says why no attempt follows this one although its class
 	// allowed one: the retry budget was empty, or its store failed.
 	Stopped string
-	// HintPastDeadline: the operation gave up after this attempt because
-	// the wait a server's hint asked for would have ended after the
-	// deadline, which was Left away.
+	// Unstarted is the wait after this attempt that was not started
+	// because it would have ended after the deadline, which was Left
+	// away: the operation gave up then. HintPastDeadline: that wait was
+	// a server's hint's.
+	Unstarted        time.Duration
 	HintPastDeadline bool
 	Left             time.Duration
 }

@@ -155,6 +155,11 @@ func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 	if a.Class == classify.Success {
 		return
 	}
+	if a.Class == classify.Failure && (p.mode == summaryText || p.mode == summaryAuto) {
+		// The failure that --until fail looked for ends the runs, and
+		// the summary line says it with more: one line for one failure.
+		return
+	}
 	var text string
 	switch {
 	case a.Class == classify.Failure:
@@ -241,7 +246,7 @@ func (p *reporter) finish(res *runner.Result, max, code int) {
 		if res.Outcome != runner.Succeeded && res.Outcome != runner.Passed {
 			colour = red
 		}
-		fmt.Fprintf(p.w, "%s %s\n", t.paint(bold, "retry:"), t.paint(colour, summaryLine(res, max, code)))
+		fmt.Fprintf(p.w, "%s %s\n", t.paint(bold, "retry:"), t.paint(colour, summaryLine(res, max, code, p.redactor)))
 		if mode == summaryText {
 			writeTable(p.w, attemptRows(res, p.redactor))
 		}
@@ -262,7 +267,7 @@ func (p *reporter) appendStepSummary(res *runner.Result, max, code int) error {
 	if err != nil {
 		return err
 	}
-	writeMarkdown(f, p.name(), p.shownCommand(), summaryLine(res, max, code), attemptRows(res, p.redactor))
+	writeMarkdown(f, p.name(), p.shownCommand(), summaryLine(res, max, code, p.redactor), attemptRows(res, p.redactor))
 	return f.Close()
 }
 

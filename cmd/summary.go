@@ -43,15 +43,15 @@ func noteworthy(res *runner.Result) bool {
 }
 
 // summaryLine says in one line how the operation ended, without the
-// "retry: " prefix:
+// "retry: " prefix; r redacts the reason it quotes:
 //
 //	succeeded on attempt 2/3 after 1.40s
 //	gave up after 3 attempts in 5.20s: exit 1 (attempts exhausted)
 //	gave up after 3 attempts in 0.60s: the next wait, 1.52s, would pass the deadline in 0.40s (exit 124)
-//	run 7 of 50 failed: exit 1 (6 passed before it, 3.20s in all)
+//	run 7 of 50 failed after 0.84s: exit 1 (6 passed before it, 3.20s in all)
 //	no failure in 50 runs in 12.30s
-func summaryLine(res *runner.Result, max, code int) string {
-	if line, ok := untilLine(res, max, code); ok {
+func summaryLine(res *runner.Result, max, code int, r reasoner) string {
+	if line, ok := untilLine(res, max, code, r); ok {
 		return line
 	}
 	n := res.Total

@@ -137,7 +137,7 @@ func (e *explainOptions) explain(args []string, stdout io.Writer) error {
 	if cfg.Rules, err = o.classify.rules(nil, nil, false, false); err != nil {
 		return err
 	}
-	rep, err := o.reporter(cfg.Command, io.Discard, os.Getenv)
+	rep, err := o.reporter(cfg.Command, io.Discard, os.Getenv, false)
 	if err != nil {
 		return err
 	}

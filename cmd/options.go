@@ -246,7 +246,7 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	cfg.Rules.CheckCommand(cfg.Command)
 	cfg.CMessages = o.classify.messagesInC()
-	out, err := o.reporter(cfg.Command, stderr, os.Getenv)
+	out, err := o.reporter(cfg.Command, stderr, os.Getenv, true)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -50,19 +49,20 @@ type reporter struct {
 // countdownMin is the shortest wait worth counting down.
 const countdownMin = 250 * time.Millisecond
 
-// reporter checks --summary and --redact and returns the reporter of an
-// operation running command.
-func (o *options) reporter(command []string, w io.Writer, getenv func(string) string) (*reporter, error) {
+// reporter checks --summary, --redact and the files to write, and returns
+// the reporter of an operation running command. probe: check that the
+// files' directories can be written in, by creating a file there
+// (checkOutputPath); retry explain, which writes nothing, does not.
+func (o *options) reporter(command []string, w io.Writer, getenv func(string) string, probe bool) (*reporter, error) {
 	mode, err := parseSummaryMode(o.summary)
 	if err != nil {
 		return nil, err
 	}
 	if o.summaryFile != "" {
-		// A directory cannot take the report, and will not have become a
-		// file by the end of the operation: bad input, before the command
-		// runs. Anything else is found out when the report is written.
-		if fi, err := os.Stat(o.summaryFile); err == nil && fi.IsDir() {
-			return nil, usagef("give the path of a file, such as "+filepath.Join(o.summaryFile, "report.json"), "--summary-file: %s is a directory", o.summaryFile)
+		// A path the report could not be written to at the end is bad
+		// input, found before the command runs.
+		if err := checkOutputPath("--summary-file", o.summaryFile, "report.json", probe); err != nil {
+			return nil, err
 		}
 	}
 	var redactor *redact.Redactor
@@ -71,7 +71,7 @@ func (o *options) reporter(command []string, w io.Writer, getenv func(string) st
 			return nil, usagef("--redact takes a Go regular expression (RE2 syntax)", "--redact: %s", err)
 		}
 	}
-	name, err := o.operate.check(o.fs, redactor)
+	name, err := o.operate.check(o.fs, redactor, probe)
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +226,9 @@ func (p *reporter) finish(res *runner.Result, max, code int) {
 	}
 	if p.summaryFile != "" {
 		if err := writeReport(p.summaryFile, rep); err != nil {
-			errorf(p.w, "--summary-file: %s", err)
+			// The exit status stays the operation's: a deploy that
+			// succeeded is not reported as failed.
+			errorf(p.w, "--summary-file: cannot write %s: %s", p.summaryFile, pathErrorText(err))
 		}
 	}
 	p.writeMetricsFile(res, code)

@@ -75,6 +75,13 @@ func (s *noticeObserver) Splaying(d time.Duration) {
 	}
 }
 
+// Cancelling passes the news of a cancellation on to the progress printer.
+func (s *noticeObserver) Cancelling(what string, grace time.Duration) {
+	if o, ok := s.Observer.(runner.CancelObserver); ok {
+		o.Cancelling(what, grace)
+	}
+}
+
 // Warn prints a warning; -q does not silence it.
 func (s *noticeObserver) Warn(msg string) {
 	errorf(s.w, "warning: %s", msg)

@@ -131,6 +131,21 @@ func (p *reporter) Splaying(d time.Duration) {
 	p.watch.wrote(err)
 }
 
+// Cancelling says, as soon as retry is cancelled, what it waits for and
+// for how long at most:
+//
+//	retry: cancelled: waiting up to 10s for the command to exit (--kill-after)
+func (p *reporter) Cancelling(what string, grace time.Duration) {
+	if p.quiet {
+		return
+	}
+	t := p.terminal()
+	p.mu.Lock()
+	_, err := fmt.Fprintf(p.w, "%s cancelled: waiting up to %s for %s to exit (--kill-after)\n", t.paint(bold, "retry:"), dur(grace), what)
+	p.mu.Unlock()
+	p.watch.wrote(err)
+}
+
 // AttemptStarted opens the attempt's section of a GitLab job log.
 func (p *reporter) AttemptStarted(a *runner.Attempt, max int) {
 	p.count.Stop()
@@ -165,6 +180,10 @@ func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 	case a.Class == classify.Failure:
 		// The failure that --until fail looked for: its reason says how.
 		text = fmt.Sprintf("run %s failed after %s: %s", attemptOf(a.Number, max), seconds(a.Duration), p.redactor.Reason(a.Reason))
+	case a.Cancelled != "" && !p.until:
+		// Not a failure to retry or give up on: the user ended it. Its
+		// class stays in the report.
+		text = fmt.Sprintf("attempt %s cancelled after %s: %s (%s)", attemptOf(a.Number, max), seconds(a.Duration), describe(a), a.Cancelled)
 	case p.until:
 		// Not the failure looked for: the deadline or the user ended it.
 		text = fmt.Sprintf("run %s stopped after %s: %s (%s)", attemptOf(a.Number, max), seconds(a.Duration), describe(a), p.redactor.Reason(a.Reason))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/b0a38808/retry/internal/proc"
 	"github.com/b0a38808/retry/internal/stdio"
 	"github.com/b0a38808/retry/runner/classify"
 	"github.com/b0a38808/retry/runner/match"
@@ -99,6 +100,10 @@ func (r *run) verdict(ctx context.Context, a *Attempt, d classify.Decision, fore
 		// The attempt's output may have gone through retry, whose write
 		// found the reader gone first.
 		r.unread(a)
+		a.Cancelled = "cancelled"
+		if sig := cancelSignal(ctx); sig != 0 {
+			a.Cancelled += " by " + proc.SignalName(sig)
+		}
 		return Cancelled
 	case r.userEnded(a, foreground):
 		return Cancelled
@@ -121,12 +126,13 @@ func (r *run) verdict(ctx context.Context, a *Attempt, d classify.Decision, fore
 func (r *run) userEnded(a *Attempt, foreground bool) bool {
 	switch {
 	case foreground && interrupted(a):
-		a.Reason += "; interrupted at the terminal"
+		a.Cancelled = "interrupted at the terminal"
 	case r.leftTerminal(a):
-		a.Reason += "; the terminal hung up"
+		a.Cancelled = "the terminal hung up"
 	default:
 		return false
 	}
+	a.Reason += "; " + a.Cancelled
 	return true
 }
 

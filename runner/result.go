@@ -55,6 +55,11 @@ type Attempt struct {
 	// Stopped says why no attempt follows this one although its class
 	// allowed one: the retry budget was empty, or its store failed.
 	Stopped string
+	// Cancelled, when not empty, says how the operation was cancelled
+	// while this attempt ran, so that no other follows whatever its
+	// class says: "cancelled by SIGTERM" (a signal retry received),
+	// "interrupted at the terminal", "the terminal hung up".
+	Cancelled string
 	// Unstarted is the wait after this attempt that was not started
 	// because it would have ended after the deadline, which was Left
 	// away: the operation gave up then. HintPastDeadline: that wait was

@@ -5,13 +5,6 @@ import (
 	"time"
 )
 
-// SplayObserver is an Observer that also hears of the splay: the random
-// wait before the first attempt (Config.Splay).
-type SplayObserver interface {
-	// Splaying is called as the splay of d begins.
-	Splaying(d time.Duration)
-}
-
 // splay waits a uniform random time in [0, Config.Splay) before the first
 // attempt, so that many operations started at one moment (a cron job on
 // a fleet) do not start their attempts at once. An operation nested in

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/b0a38808/retry/runner/classify"
@@ -73,4 +74,64 @@ func presetsPage(ps []classify.Preset) string {
 // GitHub's tables need.
 func cell(s string) string {
 	return strings.ReplaceAll(s, "|", `\|`)
+}
+
+// The hand-written pages that name every preset hold the names between
+// these two markers, and docs/gen rewrites what is between them from the
+// presets' definitions: adding a preset edits no page by hand.
+const (
+	presetNamesBegin = "<!-- preset names: written by go run ./docs/gen -->"
+	presetNamesEnd   = "<!-- end of preset names -->"
+)
+
+// presetNamePages returns the pages under docs/ that name every preset
+// between the markers.
+func presetNamePages() []string { return []string{"manual.md", "classification.md"} }
+
+// presetNames renders the names of ps as a list in a sentence, each a
+// link to its entry in the preset reference: "[apt](presets.md#apt),
+// [aws](presets.md#aws) and [curl](presets.md#curl)".
+func presetNames(ps []classify.Preset) string {
+	links := make([]string, len(ps))
+	for i, p := range ps {
+		links[i] = fmt.Sprintf("[%s](presets.md#%s)", p.Name, p.Name)
+	}
+	if len(links) < 2 {
+		return strings.Join(links, "")
+	}
+	return strings.Join(links[:len(links)-1], ", ") + " and " + links[len(links)-1]
+}
+
+// withPresetNames returns page with the names of ps between its markers.
+func withPresetNames(page string, ps []classify.Preset) (string, error) {
+	before, rest, ok := strings.Cut(page, presetNamesBegin)
+	if !ok {
+		return "", fmt.Errorf("no %q", presetNamesBegin)
+	}
+	_, after, ok := strings.Cut(rest, presetNamesEnd)
+	if !ok {
+		return "", fmt.Errorf("no %q after %q", presetNamesEnd, presetNamesBegin)
+	}
+	return before + presetNamesBegin + presetNames(ps) + presetNamesEnd + after, nil
+}
+
+// writePresetNames rewrites the preset names of each page in dir.
+func writePresetNames(dir string) error {
+	for _, name := range presetNamePages() {
+		path := filepath.Join(dir, name)
+		page, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		updated, err := withPresetNames(string(page), classify.Presets())
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if updated != string(page) {
+			if err := os.WriteFile(path, []byte(updated), 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -58,7 +58,7 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.delay, "delay", "1s", "start the exponential backoff at `DUR`; must be > 0")
 	fs.StringVar(&o.maxDelay, "max-delay", "30s", "cap the backoff at `DUR`; 0 means no wait")
 	fs.StringVar(&o.jitter, "jitter", "full", "randomness of the waits, `MODE`: full, equal or none")
-	fs.StringVar(&o.seed, "seed", "", "seed the random waits with `N`, to reproduce a schedule")
+	fs.StringVar(&o.seed, "seed", "", "seed the random waits and the --splay with `N`, to reproduce a schedule (never one seed for a whole fleet: its splays would be one herd)")
 	fs.StringVar(&o.resetAfter, "reset-after", "", "start the backoff over after an attempt that ran at least `DUR` before it failed")
 	fs.StringVar(&o.idempotencyKey, "idempotency-key", "", "pass `KEY` to every attempt as RETRY_IDEMPOTENCY_KEY (default: a random UUID)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no progress lines and no auto summary")

@@ -124,7 +124,7 @@ func (c *classifyOptions) addRules(r *classify.Rules) error {
 	for _, name := range c.presets {
 		p, err := classify.LookupPreset(name)
 		if err != nil {
-			return usagef("retry presets lists them with their rules", "--preset: %s", err)
+			return usagef("retry presets lists them, one line each; retry presets NAME shows the rules of one", "--preset: %s", err)
 		}
 		if err := r.AddPreset(p); err != nil {
 			return fmt.Errorf("--preset: %w", err) // a broken built-in table: a bug

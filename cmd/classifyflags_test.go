@@ -24,3 +24,19 @@ func TestPresetsTextListsEveryRule(t *testing.T) {
 		}
 	}
 }
+
+// TestPresetsList checks `retry presets` without a name: one line per
+// preset, its name and its summary.
+func TestPresetsList(t *testing.T) {
+	ps := classify.Presets()
+	lines := strings.Split(strings.TrimSuffix(presetsList(ps), "\n"), "\n")
+	if len(lines) != len(ps) {
+		t.Fatalf("%d lines for %d presets", len(lines), len(ps))
+	}
+	for i, p := range ps {
+		name, summary, _ := strings.Cut(lines[i], " ")
+		if name != p.Name || strings.TrimLeft(summary, " ") != p.Summary {
+			t.Errorf("line %d = %q; want %s and its summary", i+1, lines[i], p.Name)
+		}
+	}
+}

@@ -69,6 +69,7 @@ type explanation struct {
 	Attempts    int             `json:"attempts"`        // 0: unlimited
 	DeadlineMS  *float64        `json:"deadline_ms,omitempty"`
 	TimeoutMS   *float64        `json:"timeout_ms,omitempty"`
+	SplayMS     *float64        `json:"splay_ms,omitempty"` // absent without --splay, or nested
 	KillAfterMS float64         `json:"kill_after_ms"`
 	Delay       float64         `json:"delay_ms"`
 	MaxDelay    float64         `json:"max_delay_ms"`
@@ -126,9 +127,6 @@ func (v *explainVerdict) exitCode() int {
 // explain checks the flags as a run does and prints the explanation.
 func (e *explainOptions) explain(args []string, stdout io.Writer) error {
 	o := e.run
-	if len(args) == 0 {
-		return usagef("usage: retry explain [flags] [--] COMMAND [ARG...]", "explain: missing command")
-	}
 	now := time.Now()
 	cfg, err := o.config(args, now)
 	if err != nil {
@@ -139,7 +137,7 @@ func (e *explainOptions) explain(args []string, stdout io.Writer) error {
 	if cfg.Rules, err = o.classify.rules(nil, nil, false, false); err != nil {
 		return err
 	}
-	rep, err := o.reporter(cfg.Command, io.Discard, os.Getenv)
+	rep, err := o.reporter(cfg.Command, io.Discard, os.Getenv, false)
 	if err != nil {
 		return err
 	}
@@ -147,9 +145,16 @@ func (e *explainOptions) explain(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if len(args) == 0 {
+		// After the values: a bad one is the error to show.
+		return usagef("usage: retry explain [flags] [--] COMMAND [ARG...]", "explain: missing command")
+	}
 	x := newExplanation(cfg, now, rep)
 	if o.nesting.note != "" {
 		x.Notes = append(x.Notes, o.nesting.note)
+	}
+	if cfg.Splay > 0 && cfg.Depth > 0 {
+		x.Notes = append(x.Notes, "--splay: no splay, nested in another retry: the outer one splayed")
 	}
 	if o.budget.budget != "" {
 		x.Notes = append(x.Notes, "--budget "+o.budget.budget+": each retry also needs the shared budget; a wait for it, or for a --max-concurrent slot, counts against the deadline")
@@ -267,9 +272,15 @@ func newExplanation(cfg runner.Config, now time.Time, rep *reporter) *explanatio
 	if cfg.Timeout > 0 {
 		x.TimeoutMS = ptr(millis(cfg.Timeout))
 	}
+	splay := splayOf(cfg)
+	if splay > 0 {
+		x.SplayMS = ptr(millis(splay))
+	}
 	var longest, median time.Duration
 	if cfg.Attempts > 0 {
 		longest, median = waitTotals(steps)
+		// The splay is one more wait, before the first attempt.
+		longest, median = addSat(longest, splay), addSat(median, splay/2)
 		x.WaitsMaxMS, x.WaitsMedMS = ptr(millis(longest)), ptr(millis(median))
 		if cfg.Timeout > 0 {
 			x.WorstMS = ptr(millis(addSat(longest, mulSat(cfg.Timeout, cfg.Attempts))))
@@ -302,14 +313,16 @@ func deadlineLine(cfg runner.Config, steps []planStep, deadline, longest time.Du
 	if per > 0 {
 		attemptsTake = "attempts of the whole --timeout " + dur(per)
 	}
-	n, all := startsWithin(steps, deadline, per, longestWait)
+	// The attempts and their waits have what the longest splay leaves.
+	room := max(0, deadline-splayOf(cfg))
+	n, all := startsWithin(steps, room, per, longestWait)
 	if cfg.Attempts == 0 {
 		line := dur(deadline) + " ends the unlimited attempts"
 		if all && n == 0 {
 			return line + "; no wait and no --timeout bounds how many start before it", nil, nil
 		}
 		line += "; with the longest waits and " + attemptsTake + ", " + plural(n, "attempt") + " start"
-		if m, _ := startsWithin(steps, deadline, per, medianWait); m != n {
+		if m, _ := startsWithin(steps, room, per, medianWait); m != n {
 			line += "; with median waits, " + strconv.Itoa(m)
 		}
 		return line, nil, &n
@@ -337,6 +350,15 @@ func deadlineLine(cfg runner.Config, steps []planStep, deadline, longest time.Du
 	}
 	line += "; with the longest waits and " + attemptsTake + ", only " + strconv.Itoa(n) + " of the " + strconv.Itoa(cfg.Attempts) + " attempts" + verb + ", and retry gives up with exit 124"
 	return line, ptr(false), &n
+}
+
+// splayOf returns the longest splay before the first attempt of cfg:
+// none in a retry nested in another.
+func splayOf(cfg runner.Config) time.Duration {
+	if cfg.Depth > 0 {
+		return 0
+	}
+	return cfg.Splay
 }
 
 // dur renders a duration of the plan as Go writes it, to the millisecond:

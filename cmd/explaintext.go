@@ -140,6 +140,9 @@ func (x *explanation) planText(b *strings.Builder) {
 		attempts = plural(x.Attempts, "attempt")
 	}
 	fmt.Fprintf(b, "plan: %s; waits from --delay %s doubling up to --max-delay %s, %s jitter\n", attempts, ms(x.Delay), ms(x.MaxDelay), x.Jitter)
+	if x.SplayMS != nil {
+		fmt.Fprintf(b, "  before attempt 1, a random wait of 0s to %s (--splay), counted against the deadline\n", ms(*x.SplayMS))
+	}
 	for _, s := range x.Plan {
 		which := fmt.Sprintf("attempt %d", s.First)
 		switch {
@@ -184,7 +187,11 @@ func (x *explanation) timesText(b *strings.Builder) {
 		fmt.Fprintf(b, "each attempt: as long as it takes (no --timeout)\n")
 	}
 	if x.WaitsMaxMS != nil {
-		fmt.Fprintf(b, "waits: at most %s in all, median %s\n", ms(*x.WaitsMaxMS), ms(*x.WaitsMedMS))
+		waits := "waits"
+		if x.SplayMS != nil {
+			waits = "waits, the splay included"
+		}
+		fmt.Fprintf(b, "%s: at most %s in all, median %s\n", waits, ms(*x.WaitsMaxMS), ms(*x.WaitsMedMS))
 		worst := "unbounded: the attempts' own time, plus up to " + ms(*x.WaitsMaxMS) + " of waits"
 		if x.TimeoutMS != nil {
 			worst = ms(*x.TimeoutMS*float64(x.Attempts)+*x.WaitsMaxMS) + " (" + plural(x.Attempts, "attempt") + " of up to " + ms(*x.TimeoutMS) + ", and the longest waits)"

@@ -24,7 +24,7 @@ func helpSections() []helpSection {
 	return []helpSection{
 		// retry explain's own flags: why one runs it.
 		{"The attempt to classify", []string{"exit-code", "output"}},
-		{"Attempts and time", []string{"attempts", "deadline", "timeout", "until", "nested", "kill-after", "stop-signal", "on-retry", "on-retry-fail"}},
+		{"Attempts and time", []string{"attempts", "deadline", "timeout", "until", "splay", "nested", "kill-after", "stop-signal", "on-retry", "on-retry-fail"}},
 		{"Backoff", []string{"delay", "max-delay", "jitter", "reset-after", "seed"}},
 		{"Rules", []string{"retry-on", "stop-on", "preset", "retry-if", "stop-if", "fail-if", "match", "on-ambiguous", "no-hints", "max-hint", "hint-pattern", "keep-locale"}},
 		{"Input and output", []string{"stdin", "stdout", "stderr", "idempotency-key"}},

@@ -68,7 +68,7 @@ func TestHelpSectionOrder(t *testing.T) {
 	for _, m := range heading.FindAllStringSubmatch(help, -1) {
 		got = append(got, m[1])
 	}
-	want := []string{"Usage", "Available Commands", "Attempts and time", "Backoff", "Rules", "Input and output",
+	want := []string{"Usage", "Examples", "Available Commands", "Attempts and time", "Backoff", "Rules", "Input and output",
 		"Budgets and the store", "Reporting", "CI", "Help"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("retry --help's headings:\n%q\nwant\n%q\n%s", got, want, help)

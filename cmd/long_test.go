@@ -59,7 +59,7 @@ func TestLongRunReport(t *testing.T) {
 // columns as wide on both sides; the Markdown table has the same gap.
 func TestLongRunSummary(t *testing.T) {
 	res := longResult(20_000)
-	if got, want := summaryLine(res, 20_000, 1), "gave up after 20000 attempts in 5h33m20s: exit 1 (attempts exhausted)"; got != want {
+	if got, want := summaryLine(res, 20_000, 1, (*redact.Redactor)(nil)), "gave up after 20000 attempts in 5h33m20s: exit 1 (attempts exhausted)"; got != want {
 		t.Errorf("summary line %q, want %q", got, want)
 	}
 	table := attemptRows(res, (*redact.Redactor)(nil))
@@ -80,7 +80,7 @@ func TestLongRunSummary(t *testing.T) {
 		t.Errorf("columns move across the gap:\n%s\n%s", before, after)
 	}
 	b.Reset()
-	writeMarkdown(&b, "false", []string{"false"}, summaryLine(res, 0, 1), table)
+	writeMarkdown(&b, "false", []string{"false"}, summaryLine(res, 0, 1, (*redact.Redactor)(nil)), table)
 	md := b.String()
 	if !strings.Contains(md, "\n| 100 | ") || !strings.Contains(md, "| 100 | +1m39s |") ||
 		!strings.Contains(md, "|\n| ... 19800 attempts not shown (101 to 19900) ... | | | | | | |\n| 19901 | ") {

@@ -124,6 +124,6 @@ func (p *reporter) writeMetricsFile(res *runner.Result, code int) {
 		return
 	}
 	if err := writeMetrics(p.metricsFile, p.name(), res, code, p.now()); err != nil {
-		errorf(p.w, "--metrics-file: %s", err)
+		errorf(p.w, "--metrics-file: cannot write %s: %s", p.metricsFile, pathErrorText(err))
 	}
 }

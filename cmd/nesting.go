@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -65,6 +66,20 @@ func (s *noticeObserver) AttemptFinished(a *runner.Attempt, max int, retrying bo
 		s.note = ""
 	}
 	s.Observer.AttemptFinished(a, max, retrying)
+}
+
+// Splaying passes the splay on to the progress printer.
+func (s *noticeObserver) Splaying(d time.Duration) {
+	if o, ok := s.Observer.(runner.SplayObserver); ok {
+		o.Splaying(d)
+	}
+}
+
+// Cancelling passes the news of a cancellation on to the progress printer.
+func (s *noticeObserver) Cancelling(what string, grace time.Duration) {
+	if o, ok := s.Observer.(runner.CancelObserver); ok {
+		o.Cancelling(what, grace)
+	}
 }
 
 // Warn prints a warning; -q does not silence it.

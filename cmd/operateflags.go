@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -33,13 +32,14 @@ const maxName = 64
 // check checks the flags and returns --name, or "" for the default,
 // which defaultName makes when it is needed. r hides secrets, as
 // everywhere the name is shown: a --name that holds one is bad input.
-func (o *operateOptions) check(fs *pflag.FlagSet, r *redact.Redactor) (string, error) {
+// probe: try creating a file beside --metrics-file (checkOutputPath).
+func (o *operateOptions) check(fs *pflag.FlagSet, r *redact.Redactor, probe bool) (string, error) {
 	if o.ciAnnotations != "auto" && o.ciAnnotations != "none" {
 		return "", usagef("none turns GitHub Actions' annotations off; the step summary stays", "--ci-annotations: must be auto or none, got %q", o.ciAnnotations)
 	}
 	if o.metricsFile != "" {
-		if fi, err := os.Stat(o.metricsFile); err == nil && fi.IsDir() {
-			return "", usagef("give the path of a file, such as "+filepath.Join(o.metricsFile, "retry.prom"), "--metrics-file: %s is a directory", o.metricsFile)
+		if err := checkOutputPath("--metrics-file", o.metricsFile, "retry.prom", probe); err != nil {
+			return "", err
 		}
 	} else if fs != nil && fs.Changed("metrics-file") {
 		return "", usagef("", "--metrics-file: must not be empty")

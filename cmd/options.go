@@ -24,6 +24,7 @@ import (
 // a runner.Config, checking every value before anything runs.
 type options struct {
 	attempts, until, deadline, timeout, killAfter, stopSignal string
+	splay                                                     string
 	delay, maxDelay, jitter, seed                             string
 	resetAfter                                                string
 	idempotencyKey                                            string
@@ -53,10 +54,11 @@ func (o *options) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.timeout, "timeout", "t", "", "bound each attempt to `DUR`, or to the time left before the deadline when that is less")
 	fs.StringVar(&o.killAfter, "kill-after", "10s", "wait `DUR` between the stop signal and SIGKILL")
 	fs.StringVar(&o.stopSignal, "stop-signal", "TERM", "end an attempt at its timeout or the deadline with signal `SIG`, a name or a number")
+	fs.StringVar(&o.splay, "splay", "", "wait a random time below `DUR` before the first attempt, within the deadline, so that a job started on many machines at once does not start as one herd")
 	fs.StringVar(&o.delay, "delay", "1s", "start the exponential backoff at `DUR`; must be > 0")
 	fs.StringVar(&o.maxDelay, "max-delay", "30s", "cap the backoff at `DUR`; 0 means no wait")
 	fs.StringVar(&o.jitter, "jitter", "full", "randomness of the waits, `MODE`: full, equal or none")
-	fs.StringVar(&o.seed, "seed", "", "seed the random waits with `N`, to reproduce a schedule")
+	fs.StringVar(&o.seed, "seed", "", "seed the random waits and the --splay with `N`, to reproduce a schedule (never one seed for a whole fleet: its splays would be one herd)")
 	fs.StringVar(&o.resetAfter, "reset-after", "", "start the backoff over after an attempt that ran at least `DUR` before it failed")
 	fs.StringVar(&o.idempotencyKey, "idempotency-key", "", "pass `KEY` to every attempt as RETRY_IDEMPOTENCY_KEY (default: a random UUID)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no progress lines and no auto summary")
@@ -84,12 +86,11 @@ type textValue struct{ pflag.Value }
 // Type names the value for the help and for shell completion.
 func (textValue) Type() string { return "text" }
 
-// config checks the flags and returns the operation they describe.
+// config checks the flags and returns the operation they describe. It
+// checks every value whether or not a command was given: the caller
+// says that one is missing once the values are known to be good.
 func (o *options) config(command []string, now time.Time) (runner.Config, error) {
 	cfg := runner.Config{Command: command, Start: now, Rules: &classify.Rules{}}
-	if len(command) == 0 {
-		return cfg, usagef("usage: "+usageLine, "missing command")
-	}
 	var err error
 	if cfg.Attempts, err = parseCount("--attempts", o.attempts); err != nil {
 		return cfg, err
@@ -103,6 +104,9 @@ func (o *options) config(command []string, now time.Time) (runner.Config, error)
 	}
 	if cfg.Timeout, err = parseDuration("--timeout", o.timeout); err != nil {
 		return cfg, o.debianHint(err, "--timeout", o.timeout)
+	}
+	if cfg.Splay, err = parseSplay(o.splay, deadline, o.deadline); err != nil {
+		return cfg, err
 	}
 	if cfg.KillAfter, err = parseDuration("--kill-after", o.killAfter); err != nil {
 		return cfg, err
@@ -203,6 +207,20 @@ func parseResetAfter(s string) (time.Duration, error) {
 	return d, nil
 }
 
+// parseSplay reads --splay: the random wait before the first attempt
+// stays inside the deadline, so a splay longer than the deadline (0:
+// none) is bad input.
+func parseSplay(s string, deadline time.Duration, deadlineText string) (time.Duration, error) {
+	d, err := parseDuration("--splay", s)
+	if err != nil {
+		return 0, err
+	}
+	if deadline > 0 && d > deadline {
+		return 0, usagef("the splay counts against the deadline: give --splay at most the deadline, and less to leave time for the attempts", "--splay %s is longer than --deadline %s", s, deadlineText)
+	}
+	return d, nil
+}
+
 // parseSignal reads a signal flag value.
 func parseSignal(flag, s string) (syscall.Signal, error) {
 	sig, err := proc.ParseSignal(s)
@@ -228,9 +246,14 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	cfg.Rules.CheckCommand(cfg.Command)
 	cfg.CMessages = o.classify.messagesInC()
-	out, err := o.reporter(cfg.Command, stderr, os.Getenv)
+	out, err := o.reporter(cfg.Command, stderr, os.Getenv, true)
 	if err != nil {
 		return err
+	}
+	// Checked after the flags' values, so that a bad value is not hidden
+	// behind it: `retry -a x` says what is wrong with x.
+	if len(cfg.Command) == 0 {
+		return usagef("usage: "+usageLine, "missing command")
 	}
 	closeBudget, err := o.budget.open(&cfg, os.Getenv)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -50,19 +49,20 @@ type reporter struct {
 // countdownMin is the shortest wait worth counting down.
 const countdownMin = 250 * time.Millisecond
 
-// reporter checks --summary and --redact and returns the reporter of an
-// operation running command.
-func (o *options) reporter(command []string, w io.Writer, getenv func(string) string) (*reporter, error) {
+// reporter checks --summary, --redact and the files to write, and returns
+// the reporter of an operation running command. probe: check that the
+// files' directories can be written in, by creating a file there
+// (checkOutputPath); retry explain, which writes nothing, does not.
+func (o *options) reporter(command []string, w io.Writer, getenv func(string) string, probe bool) (*reporter, error) {
 	mode, err := parseSummaryMode(o.summary)
 	if err != nil {
 		return nil, err
 	}
 	if o.summaryFile != "" {
-		// A directory cannot take the report, and will not have become a
-		// file by the end of the operation: bad input, before the command
-		// runs. Anything else is found out when the report is written.
-		if fi, err := os.Stat(o.summaryFile); err == nil && fi.IsDir() {
-			return nil, usagef("give the path of a file, such as "+filepath.Join(o.summaryFile, "report.json"), "--summary-file: %s is a directory", o.summaryFile)
+		// A path the report could not be written to at the end is bad
+		// input, found before the command runs.
+		if err := checkOutputPath("--summary-file", o.summaryFile, "report.json", probe); err != nil {
+			return nil, err
 		}
 	}
 	var redactor *redact.Redactor
@@ -71,7 +71,7 @@ func (o *options) reporter(command []string, w io.Writer, getenv func(string) st
 			return nil, usagef("--redact takes a Go regular expression (RE2 syntax)", "--redact: %s", err)
 		}
 	}
-	name, err := o.operate.check(o.fs, redactor)
+	name, err := o.operate.check(o.fs, redactor, probe)
 	if err != nil {
 		return nil, err
 	}
@@ -117,6 +117,35 @@ func (p *reporter) shownCommand() []string {
 	return p.shown
 }
 
+// Splaying says how long the splay before the first attempt lasts:
+//
+//	retry: waiting 1.23s before the first attempt (--splay)
+func (p *reporter) Splaying(d time.Duration) {
+	if p.quiet {
+		return
+	}
+	t := p.terminal()
+	p.mu.Lock()
+	_, err := fmt.Fprintf(p.w, "%s waiting %s before the first attempt (--splay)\n", t.paint(bold, "retry:"), seconds(d))
+	p.mu.Unlock()
+	p.watch.wrote(err)
+}
+
+// Cancelling says, as soon as retry is cancelled, what it waits for and
+// for how long at most:
+//
+//	retry: cancelled: waiting up to 10s for the command to exit (--kill-after)
+func (p *reporter) Cancelling(what string, grace time.Duration) {
+	if p.quiet {
+		return
+	}
+	t := p.terminal()
+	p.mu.Lock()
+	_, err := fmt.Fprintf(p.w, "%s cancelled: waiting up to %s for %s to exit (--kill-after)\n", t.paint(bold, "retry:"), dur(grace), what)
+	p.mu.Unlock()
+	p.watch.wrote(err)
+}
+
 // AttemptStarted opens the attempt's section of a GitLab job log.
 func (p *reporter) AttemptStarted(a *runner.Attempt, max int) {
 	p.count.Stop()
@@ -141,11 +170,20 @@ func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 	if a.Class == classify.Success {
 		return
 	}
+	if a.Class == classify.Failure && (p.mode == summaryText || p.mode == summaryAuto) {
+		// The failure that --until fail looked for ends the runs, and
+		// the summary line says it with more: one line for one failure.
+		return
+	}
 	var text string
 	switch {
 	case a.Class == classify.Failure:
 		// The failure that --until fail looked for: its reason says how.
 		text = fmt.Sprintf("run %s failed after %s: %s", attemptOf(a.Number, max), seconds(a.Duration), p.redactor.Reason(a.Reason))
+	case a.Cancelled != "" && !p.until:
+		// Not a failure to retry or give up on: the user ended it. Its
+		// class stays in the report.
+		text = fmt.Sprintf("attempt %s cancelled after %s: %s (%s)", attemptOf(a.Number, max), seconds(a.Duration), describe(a), a.Cancelled)
 	case p.until:
 		// Not the failure looked for: the deadline or the user ended it.
 		text = fmt.Sprintf("run %s stopped after %s: %s (%s)", attemptOf(a.Number, max), seconds(a.Duration), describe(a), p.redactor.Reason(a.Reason))
@@ -207,7 +245,9 @@ func (p *reporter) finish(res *runner.Result, max, code int) {
 	}
 	if p.summaryFile != "" {
 		if err := writeReport(p.summaryFile, rep); err != nil {
-			errorf(p.w, "--summary-file: %s", err)
+			// The exit status stays the operation's: a deploy that
+			// succeeded is not reported as failed.
+			errorf(p.w, "--summary-file: cannot write %s: %s", p.summaryFile, pathErrorText(err))
 		}
 	}
 	p.writeMetricsFile(res, code)
@@ -227,7 +267,7 @@ func (p *reporter) finish(res *runner.Result, max, code int) {
 		if res.Outcome != runner.Succeeded && res.Outcome != runner.Passed {
 			colour = red
 		}
-		fmt.Fprintf(p.w, "%s %s\n", t.paint(bold, "retry:"), t.paint(colour, summaryLine(res, max, code)))
+		fmt.Fprintf(p.w, "%s %s\n", t.paint(bold, "retry:"), t.paint(colour, summaryLine(res, max, code, p.redactor)))
 		if mode == summaryText {
 			writeTable(p.w, attemptRows(res, p.redactor))
 		}
@@ -248,7 +288,7 @@ func (p *reporter) appendStepSummary(res *runner.Result, max, code int) error {
 	if err != nil {
 		return err
 	}
-	writeMarkdown(f, p.name(), p.shownCommand(), summaryLine(res, max, code), attemptRows(res, p.redactor))
+	writeMarkdown(f, p.name(), p.shownCommand(), summaryLine(res, max, code, p.redactor), attemptRows(res, p.redactor))
 	return f.Close()
 }
 

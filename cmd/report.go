@@ -25,6 +25,7 @@ type report struct {
 	ExitCode       int            `json:"exit_code"`
 	ElapsedMS      float64        `json:"elapsed_ms"`
 	DeadlineMS     *float64       `json:"deadline_ms,omitempty"`
+	SplayMS        *float64       `json:"splay_ms,omitempty"` // the wait before the first attempt (--splay)
 	IdempotencyKey string         `json:"idempotency_key"`
 	// AttemptsTotal and AttemptsOmitted are present when Attempts
 	// leaves attempts out: a run of more than runner.KeepFirst +
@@ -99,6 +100,9 @@ func newReport(name string, command []string, res *runner.Result, code int, r re
 		// before this operation started: that leaves it no time, not a
 		// negative amount.
 		rep.DeadlineMS = ptr(millis(max(0, res.Deadline.Sub(res.Started))))
+	}
+	if res.Splayed {
+		rep.SplayMS = ptr(millis(res.Splay))
 	}
 	for i := range res.Attempts {
 		a := &res.Attempts[i]

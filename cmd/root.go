@@ -35,6 +35,7 @@ names a retry subcommand.
 
 A duration (DUR) is a number and its unit: 250ms, 30s, 5m, 1h30m or 2d;
 only 0 needs none.`,
+		Example:               exampleText(helpExamples()),
 		Version:               resolveVersion(version),
 		Args:                  cobra.ArbitraryArgs,
 		SilenceUsage:          true,

@@ -43,14 +43,15 @@ func noteworthy(res *runner.Result) bool {
 }
 
 // summaryLine says in one line how the operation ended, without the
-// "retry: " prefix:
+// "retry: " prefix; r redacts the reason it quotes:
 //
 //	succeeded on attempt 2/3 after 1.40s
 //	gave up after 3 attempts in 5.20s: exit 1 (attempts exhausted)
-//	run 7 of 50 failed: exit 1 (6 passed before it, 3.20s in all)
+//	gave up after 3 attempts in 0.60s: the next wait, 1.52s, would pass the deadline in 0.40s (exit 124)
+//	run 7 of 50 failed after 0.84s: exit 1 (6 passed before it, 3.20s in all)
 //	no failure in 50 runs in 12.30s
-func summaryLine(res *runner.Result, max, code int) string {
-	if line, ok := untilLine(res, max, code); ok {
+func summaryLine(res *runner.Result, max, code int, r reasoner) string {
+	if line, ok := untilLine(res, max, code, r); ok {
 		return line
 	}
 	n := res.Total
@@ -72,6 +73,11 @@ func summaryLine(res *runner.Result, max, code int) string {
 		if last != nil && last.HintPastDeadline {
 			return fmt.Sprintf("gave up after %s in %s: the server asked to wait %s, past the deadline in %s (exit %d)",
 				plural(n, noun), took, seconds(last.Hint), seconds(last.Left), code)
+		}
+		if last != nil && last.Unstarted > 0 {
+			// The deadline has not come: the wait would have passed it.
+			return fmt.Sprintf("gave up after %s in %s: the next wait, %s, would pass the deadline in %s (exit %d)",
+				plural(n, noun), took, seconds(last.Unstarted), seconds(last.Left), code)
 		}
 		return fmt.Sprintf("gave up after %s in %s: deadline reached (exit %d)", plural(n, noun), took, code)
 	}

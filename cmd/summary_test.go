@@ -46,7 +46,7 @@ func TestSummaryLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := summaryLine(tt.res, tt.max, tt.code); got != tt.want {
+			if got := summaryLine(tt.res, tt.max, tt.code, (*redact.Redactor)(nil)); got != tt.want {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})

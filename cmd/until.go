@@ -64,11 +64,14 @@ func (o *options) applyUntil(cfg *runner.Config) error {
 // untilLine is the summary line of an operation that ran until a
 // failure, when it ended as only such an operation ends:
 //
-//	run 7 of 50 failed: exit 1 (6 passed before it, 3.20s in all)
+//	run 7 of 50 failed after 0.84s: exit 1 (6 passed before it, 3.20s in all)
 //	no failure in 50 runs in 12.30s
 //	no failure in 136 runs in 10m; the deadline cut run 137 short
 //	no run finished in 1.00s: the deadline cut run 1 short (exit 124)
-func untilLine(res *runner.Result, max, code int) (string, bool) {
+//
+// The failing run's line is the only one about it: it says how the run
+// failed, its reason redacted by r, as its progress line would have.
+func untilLine(res *runner.Result, max, code int, r reasoner) (string, bool) {
 	last := res.Last()
 	if !res.UntilFailure || last == nil {
 		return "", false
@@ -80,7 +83,7 @@ func untilLine(res *runner.Result, max, code int) (string, bool) {
 		if max > 0 {
 			run += fmt.Sprintf(" of %d", max)
 		}
-		return fmt.Sprintf("run %s failed: %s (%d passed before it, %s in all)", run, describe(last), res.Passed, took), true
+		return fmt.Sprintf("run %s failed after %s: %s (%d passed before it, %s in all)", run, seconds(last.Duration), r.Reason(last.Reason), res.Passed, took), true
 	case runner.Passed:
 		line := fmt.Sprintf("no failure in %s in %s", plural(res.Passed, "run"), took)
 		if last.TimedOut {

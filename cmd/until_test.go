@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/b0a38808/retry/exitcodes"
+	"github.com/b0a38808/retry/internal/redact"
 	"github.com/b0a38808/retry/runner"
 	"github.com/b0a38808/retry/runner/backoff"
 	"github.com/b0a38808/retry/runner/classify"
@@ -28,10 +29,10 @@ func TestUntilLine(t *testing.T) {
 		code int
 		want string // "" when the line is not --until's
 	}{
-		{"failed", rs[runner.Failed], 50, 3, "run 2 of 50 failed: exit 3 (1 passed before it, 1.00s in all)"},
-		{"failed, unlimited", rs[runner.Failed], 0, 3, "run 2 failed: exit 3 (1 passed before it, 1.00s in all)"},
+		{"failed", rs[runner.Failed], 50, 3, "run 2 of 50 failed after 0.00s: exit 3 (1 passed before it, 1.00s in all)"},
+		{"failed, unlimited", rs[runner.Failed], 0, 3, "run 2 failed after 0.00s: exit 3 (1 passed before it, 1.00s in all)"},
 		{"failed by --fail-if", &runner.Result{UntilFailure: true, Outcome: runner.Failed, Passed: 2, Elapsed: time.Second, Attempts: []runner.Attempt{pass(1), pass(2), failIf}}, 3, 1,
-			"run 3 of 3 failed: exit 0, failed by --fail-if (2 passed before it, 1.00s in all)"},
+			`run 3 of 3 failed after 0.00s: exit 0 but stderr matched --fail-if "FAIL" (2 passed before it, 1.00s in all)`},
 		{"passed, the deadline cutting the last run", rs[runner.Passed], 0, 0, "no failure in 2 runs in 10.00s; the deadline cut run 3 short"},
 		{"passed", &runner.Result{UntilFailure: true, Outcome: runner.Passed, Passed: 1, Elapsed: time.Minute, Attempts: []runner.Attempt{pass(1)}}, 1, 0,
 			"no failure in 1 run in 1m"},
@@ -42,11 +43,11 @@ func TestUntilLine(t *testing.T) {
 		{"not --until fail", rs[runner.Exhausted], 3, 1, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := untilLine(tc.res, tc.max, tc.code)
+			got, ok := untilLine(tc.res, tc.max, tc.code, (*redact.Redactor)(nil))
 			if got != tc.want || ok != (tc.want != "") {
 				t.Errorf("got  %q, %v\nwant %q", got, ok, tc.want)
 			}
-			if ok && summaryLine(tc.res, tc.max, tc.code) != got {
+			if ok && summaryLine(tc.res, tc.max, tc.code, (*redact.Redactor)(nil)) != got {
 				t.Errorf("summaryLine does not say %q", got)
 			}
 		})

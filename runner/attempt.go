@@ -49,6 +49,7 @@ func (r *run) attempt(ctx context.Context, a *Attempt, limit time.Duration, std 
 		stopped: stopped,
 		started: output.started,
 		exited:  output.exited,
+		what:    "the command",
 	}, limit, a.Started)
 	a.Duration = took
 	if st.StartErr != nil {

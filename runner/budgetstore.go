@@ -50,10 +50,15 @@ func (r *run) storeFailed(err error) bool {
 	}
 	if r.res.StoreOutage == nil {
 		r.res.StoreOutage = &StoreOutage{Error: err.Error(), Failed: r.cfg.BudgetUnavailable, Budget: r.cfg.Budget.Name()}
+		// Only what applies: the cap is named when there is one.
+		closed, open := "allows no retry", "going on without budget %q"
+		if r.cfg.MaxConcurrent > 0 {
+			closed, open = "allows no retry, and no attempt under its concurrency cap", "going on without budget %q and its concurrency cap"
+		}
 		if r.cfg.BudgetUnavailable == FailClosed {
-			r.warn(fmt.Sprintf("%s; failing closed: budget %q allows no retry, and no attempt under its concurrency cap", err, r.res.StoreOutage.Budget))
+			r.warn(fmt.Sprintf("%s; failing closed: budget %q %s", err, r.res.StoreOutage.Budget, closed))
 		} else {
-			r.warn(fmt.Sprintf("%s; failing open: going on without budget %q and its concurrency cap", err, r.res.StoreOutage.Budget))
+			r.warn(fmt.Sprintf("%s; failing open: "+open, err, r.res.StoreOutage.Budget))
 		}
 	}
 	r.cfg.Budget = nil

@@ -50,7 +50,7 @@ func (r *run) onRetry(ctx context.Context, a *Attempt) Outcome {
 	cmd.Stdout, cmd.Stderr = r.cfg.Stderr, r.cfg.Stderr
 	cmd.WaitDelay = stdio.DrainGrace
 	proc.Prepare(cmd)
-	st, took := r.supervise(ctx, child{cmd: cmd}, limit, r.clock.Now())
+	st, took := r.supervise(ctx, child{cmd: cmd, what: "the --on-retry command"}, limit, r.clock.Now())
 	h.Duration, h.Exit = took, st
 	if st.StartErr != nil {
 		h.ExitCode = classify.StartFailureCode(st.StartErr)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/b0a38808/retry/internal/proc"
 	"github.com/b0a38808/retry/internal/stdio"
 	"github.com/b0a38808/retry/runner/classify"
 	"github.com/b0a38808/retry/runner/match"
@@ -14,6 +15,10 @@ import (
 func (r *run) loop(ctx context.Context) *Result {
 	res := r.res
 	defer func() { res.Elapsed = r.clock.Now().Sub(res.Started) }()
+	if outcome := r.splay(ctx); outcome != "" {
+		r.endBetween(ctx, outcome)
+		return res
+	}
 	retryIndex := 0 // of the next wait: 0 for the first retry, or after a reset
 	for n := 1; ; n++ {
 		release, outcome, err := r.admit(ctx, n)
@@ -95,6 +100,10 @@ func (r *run) verdict(ctx context.Context, a *Attempt, d classify.Decision, fore
 		// The attempt's output may have gone through retry, whose write
 		// found the reader gone first.
 		r.unread(a)
+		a.Cancelled = "cancelled"
+		if sig := cancelSignal(ctx); sig != 0 {
+			a.Cancelled += " by " + proc.SignalName(sig)
+		}
 		return Cancelled
 	case r.userEnded(a, foreground):
 		return Cancelled
@@ -117,12 +126,13 @@ func (r *run) verdict(ctx context.Context, a *Attempt, d classify.Decision, fore
 func (r *run) userEnded(a *Attempt, foreground bool) bool {
 	switch {
 	case foreground && interrupted(a):
-		a.Reason += "; interrupted at the terminal"
+		a.Cancelled = "interrupted at the terminal"
 	case r.leftTerminal(a):
-		a.Reason += "; the terminal hung up"
+		a.Cancelled = "the terminal hung up"
 	default:
 		return false
 	}
+	a.Reason += "; " + a.Cancelled
 	return true
 }
 
@@ -158,10 +168,8 @@ func (r *run) beforeWait(ctx context.Context, a *Attempt, out match.Output, retr
 	if note != "" {
 		a.Reason += "; " + note
 	}
-	if now := r.clock.Now(); !waitFits(now, delay, r.cfg.Deadline) {
-		if delay > backoff {
-			a.HintPastDeadline, a.Left = true, r.cfg.Deadline.Sub(now)
-		}
+	if !r.waitFits(a, delay) {
+		a.HintPastDeadline = delay > backoff
 		return 0, Deadline
 	}
 	if r.cfg.UntilFailure {
@@ -173,7 +181,7 @@ func (r *run) beforeWait(ctx context.Context, a *Attempt, out match.Output, retr
 	if outcome := r.allowRetry(ctx, a, delay); outcome != "" {
 		return 0, outcome
 	}
-	if !waitFits(r.clock.Now(), delay, r.cfg.Deadline) {
+	if !r.waitFits(a, delay) {
 		return 0, Deadline
 	}
 	if r.cfg.OnRetry == "" {
@@ -182,10 +190,25 @@ func (r *run) beforeWait(ctx context.Context, a *Attempt, out match.Output, retr
 	if outcome := r.onRetry(ctx, a); outcome != "" {
 		return 0, outcome
 	}
-	if !waitFits(r.clock.Now(), delay, r.cfg.Deadline) {
+	if !r.waitFits(a, delay) {
 		return 0, Deadline
 	}
 	return delay, ""
+}
+
+// waitFits reports whether the wait of delay after attempt a, starting
+// now, ends before the deadline. When it does not, a records the wait
+// and the time left, unless the deadline has come, for the summary to say
+// why the operation gave up before it.
+func (r *run) waitFits(a *Attempt, delay time.Duration) bool {
+	now := r.clock.Now()
+	if waitFits(now, delay, r.cfg.Deadline) {
+		return true
+	}
+	if left := r.cfg.Deadline.Sub(now); left > 0 {
+		a.Unstarted, a.Left = delay, left
+	}
+	return false
 }
 
 // endBetween ends the operation with outcome between attempts: a

@@ -55,9 +55,16 @@ type Attempt struct {
 	// Stopped says why no attempt follows this one although its class
 	// allowed one: the retry budget was empty, or its store failed.
 	Stopped string
-	// HintPastDeadline: the operation gave up after this attempt because
-	// the wait a server's hint asked for would have ended after the
-	// deadline, which was Left away.
+	// Cancelled, when not empty, says how the operation was cancelled
+	// while this attempt ran, so that no other follows whatever its
+	// class says: "cancelled by SIGTERM" (a signal retry received),
+	// "interrupted at the terminal", "the terminal hung up".
+	Cancelled string
+	// Unstarted is the wait after this attempt that was not started
+	// because it would have ended after the deadline, which was Left
+	// away: the operation gave up then. HintPastDeadline: that wait was
+	// a server's hint's.
+	Unstarted        time.Duration
 	HintPastDeadline bool
 	Left             time.Duration
 }
@@ -87,6 +94,10 @@ type Result struct {
 	Deadline time.Time
 	// IdempotencyKey is the key every attempt was given.
 	IdempotencyKey string
+	// Splay is the random wait before the first attempt, when Splayed
+	// (Config.Splay).
+	Splay   time.Duration
+	Splayed bool
 	// Signal is the signal that cancelled the operation when no attempt
 	// was running (during a wait), when Outcome is Cancelled.
 	Signal syscall.Signal

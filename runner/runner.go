@@ -46,6 +46,11 @@ type Config struct {
 	Start time.Time
 	// Deadline bounds the whole operation; the zero time means none.
 	Deadline time.Time
+	// Splay, when above 0, waits a uniform random time in [0, Splay),
+	// drawn from Rand, before the first attempt and before the budget is
+	// asked for it; the wait counts against the deadline. An operation
+	// with Depth above 0 does not splay.
+	Splay time.Duration
 	// Timeout bounds one attempt; 0 means none.
 	Timeout time.Duration
 	// KillAfter is the grace between StopSignal and SIGKILL.

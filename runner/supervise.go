@@ -28,6 +28,9 @@ type child struct {
 	// exited once its first process has been reaped, before its pipes
 	// have drained.
 	started, exited func()
+	// what names the process for the user: "the command", "the
+	// --on-retry command".
+	what string
 }
 
 // supervise starts c.cmd and waits for it to end, for at most limit (0:
@@ -75,6 +78,7 @@ func (r *run) supervise(ctx context.Context, c child, limit time.Duration, begin
 		case <-done:
 			done = nil
 			s.stop(cancelSignal(ctx) == 0)
+			s.tellCancel(c)
 		case <-s.kill:
 			s.kill = nil
 			r.signals.send(syscall.SIGKILL)
@@ -121,6 +125,20 @@ type stopper struct {
 	r        *run
 	stopping bool
 	kill     <-chan time.Time
+	told     bool // the observer knows retry waits for the process
+}
+
+// tellCancel tells the observer, once, that the operation is cancelled
+// and retry now waits up to the grace for c to exit: without a word, a
+// Ctrl-C that leaves a process running for the grace looks like a hang.
+func (s *stopper) tellCancel(c child) {
+	if s.told || s.r.cfg.KillAfter <= 0 {
+		return
+	}
+	s.told = true
+	if o, ok := s.r.cfg.Observer.(CancelObserver); ok {
+		o.Cancelling(c.what, s.r.cfg.KillAfter)
+	}
 }
 
 // stop starts the stop. A cancelling signal has already been forwarded:
@@ -149,6 +167,9 @@ func (r *run) reaped(ctx context.Context, c child, g *proc.Group, s *stopper) {
 		// The first process is gone; the rest of the group has what is
 		// left of the grace to end (signals still reach it: a second TERM
 		// kills it), then SIGKILL, so nothing of it outlives it.
+		if ctx.Err() != nil && g.Running() {
+			s.tellCancel(c)
+		}
 		endGroup(g, s.kill)
 	}
 	// Whatever it left running is left alone from here; what it still

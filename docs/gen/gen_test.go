@@ -42,6 +42,26 @@ func TestPresetReferenceIsCurrent(t *testing.T) {
 	}
 }
 
+// TestPresetNamesAreCurrent fails when a page that names every preset
+// does not name them as the presets' definitions do: a preset was added or
+// removed without regenerating the docs.
+func TestPresetNamesAreCurrent(t *testing.T) {
+	for _, name := range presetNamePages() {
+		page, err := os.ReadFile(filepath.Join("..", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := withPresetNames(string(page), classify.Presets())
+		if err != nil {
+			t.Errorf("docs/%s: %v", name, err)
+			continue
+		}
+		if string(page) != want {
+			t.Errorf("docs/%s names other presets than there are; %s", name, regenerate)
+		}
+	}
+}
+
 // sameFiles reports every file that differs between the generated
 // directory and the committed one, or exists in only one of them.
 func sameFiles(t *testing.T, generated, committed, name string) {

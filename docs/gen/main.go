@@ -4,12 +4,14 @@
 // API.
 // From the repository's root:
 //
-//	go run ./docs/gen            # docs/man/*.1, docs/cli/*.md and docs/presets.md
+//	go run ./docs/gen            # docs/man/*.1, docs/cli/*.md, docs/presets.md and the preset names in the docs
 //	go run ./docs/gen -man DIR   # only the man pages, into DIR
 //
 // docs/presets.md, the preset reference, is written from the presets'
-// definitions in runner/classify. A test fails when the committed files
-// differ from what it writes.
+// definitions in runner/classify, and so are the lists of preset names in
+// docs/manual.md and docs/classification.md, between their markers
+// (presetNamesBegin). A test fails when the committed files differ from
+// what it writes.
 package main
 
 import (
@@ -36,6 +38,9 @@ func main() {
 		err = writeAll(tree(), filepath.Join("docs", "man"), filepath.Join("docs", "cli"))
 		if err == nil {
 			err = writePresets(filepath.Join("docs", "presets.md"))
+		}
+		if err == nil {
+			err = writePresetNames("docs")
 		}
 	}
 	if err != nil {

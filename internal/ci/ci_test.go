@@ -174,11 +174,11 @@ func TestWarnings(t *testing.T) {
 		s    System
 		want string
 	}{
-		{GitHub{}, "::warning title=retry deploy::attempt 1/3 failed: 100%25 exit 1%0Anext\n"},
-		{Azure{}, "##vso[task.logissue type=warning]retry deploy: attempt 1/3 failed: 100%AZP25 exit 1%0Anext\n"},
+		{GitHub{}, "::warning title=retry deploy::attempt 1/3 failed: 100%25 exit 1%0D%0Anext\n"},
+		{Azure{}, "##vso[task.logissue type=warning]retry deploy: attempt 1/3 failed: 100%AZP25 exit 1%0D%0Anext\n"},
 	} {
 		var b strings.Builder
-		if err := tt.s.Annotator(&b, env()).Warn(context.Background(), "deploy", "attempt 1/3 failed: 100% exit 1\nnext"); err != nil {
+		if err := tt.s.Annotator(&b, env()).Warn(context.Background(), "deploy", "attempt 1/3 failed: 100% exit 1\r\nnext"); err != nil {
 			t.Fatal(err)
 		}
 		if b.String() != tt.want {

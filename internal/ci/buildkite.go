@@ -65,7 +65,7 @@ func (Buildkite) Annotator(_ io.Writer, getenv func(string) string) Annotator {
 
 // Forms implements System.
 func (Buildkite) Forms() Forms {
-	return Forms{Fold: "--- groups, the last failed one opened", Annotation: "buildkite-agent annotate, one per operation", JobAttempt: "BUILDKITE_RETRY_COUNT"}
+	return Forms{Fold: "--- groups, the last failed one opened", Annotation: "buildkite-agent annotate, one per operation, when the agent is on PATH", JobAttempt: "BUILDKITE_RETRY_COUNT"}
 }
 
 // AgentTimeout bounds each call of buildkite-agent.

@@ -207,9 +207,9 @@ func Describe(s System, folds, annotate bool, jobAttempt int) []string {
 	var lines []string
 	switch {
 	case folds:
-		lines = append(lines, fmt.Sprintf("each attempt's output is one of %s's %s, opened by its header line", s.Title(), f.Fold))
+		lines = append(lines, fmt.Sprintf("each attempt's output is a fold of the log (%s), begun by its header line", f.Fold))
 	case f.Fold != "" && s.Folding() == ShutFolds:
-		lines = append(lines, fmt.Sprintf("each attempt begins with a header line on stderr (--ci-groups always makes each one of %s's %s, shown shut)", s.Title(), f.Fold))
+		lines = append(lines, fmt.Sprintf("each attempt begins with a header line on stderr (--ci-groups always makes each a fold of the log: %s, shown shut)", f.Fold))
 	default:
 		lines = append(lines, "each attempt begins with a header line on stderr")
 	}

@@ -248,3 +248,35 @@ func TestBuildkiteAnnotation(t *testing.T) {
 		t.Errorf("no agent: %v", err)
 	}
 }
+
+// retry explain's lines follow what the system has: folds open or shut,
+// annotations or none, a job attempt or none.
+func TestDescribe(t *testing.T) {
+	for _, tt := range []struct {
+		s          System
+		folds      bool
+		annotate   bool
+		jobAttempt int
+		want       []string
+	}{
+		{GitLab{}, true, false, 0, []string{
+			"each attempt's output is a fold of the log (collapsible sections, left open), begun by its header line",
+			"GitLab CI does not tell its own attempt of the job"}},
+		{GitHub{}, false, true, 2, []string{
+			"each attempt begins with a header line on stderr (--ci-groups always makes each a fold of the log: ::group:: groups, shown shut)",
+			"each retried attempt, and a flaky pass, is a warning annotation (::warning workflow commands), at most 10 a run (--ci-annotations none makes none)",
+			"this is GitHub Actions's attempt 2 of the job (GITHUB_RUN_ATTEMPT), which the report and the summary record"}},
+		{Azure{}, false, false, 0, []string{
+			"each attempt begins with a header line on stderr (--ci-groups always makes each a fold of the log: ##[group] groups, shown shut)",
+			"no annotations (--ci-annotations none)",
+			"Azure Pipelines says nothing of its attempt of the job (SYSTEM_JOBATTEMPT is not set)"}},
+		{CircleCI{}, false, false, 0, []string{
+			"each attempt begins with a header line on stderr",
+			"CircleCI does not tell its own attempt of the job"}},
+	} {
+		got := Describe(tt.s, tt.folds, tt.annotate, tt.jobAttempt)
+		if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+			t.Errorf("Describe(%s):\n%s\nwant:\n%s", tt.s.Name(), strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+		}
+	}
+}

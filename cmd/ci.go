@@ -53,9 +53,7 @@ func (o *operateOptions) ciRun(w io.Writer, getenv func(string) string) (ciRun, 
 	if o.ciAnnotations != "none" {
 		c.annotator = system.Annotator(w, getenv)
 	}
-	if gh, ok := system.(ci.GitHub); ok {
-		c.stepSummary = gh.StepSummary(getenv)
-	}
+	c.stepSummary = ci.StepSummary(system, getenv)
 	c.jobAttempt = system.JobAttempt(getenv)
 	return c, nil
 }

@@ -57,10 +57,16 @@ func (GitHub) Forms() Forms {
 	return Forms{Fold: "::group:: groups", Annotation: "::warning workflow commands", JobAttempt: "GITHUB_RUN_ATTEMPT"}
 }
 
-// StepSummary returns the file whose Markdown GitHub shows on the run's
-// page, GITHUB_STEP_SUMMARY; "" when there is none.
+// StepSummary returns the file whose Markdown s shows on the run's page:
+// under GitHub Actions, GITHUB_STEP_SUMMARY; "" when there is none, and
+// on every other system.
 // https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-commands#adding-a-job-summary
-func (GitHub) StepSummary(getenv func(string) string) string { return getenv("GITHUB_STEP_SUMMARY") }
+func StepSummary(s System, getenv func(string) string) string {
+	if _, ok := s.(GitHub); ok {
+		return getenv("GITHUB_STEP_SUMMARY")
+	}
+	return ""
+}
 
 // githubWarnings makes warning annotations.
 type githubWarnings struct{ w io.Writer }

@@ -22,7 +22,8 @@ var freeValues = []string{
 	"max-delay", "jitter", "seed", "idempotency-key", "summary", "redact",
 	"retry-on", "stop-on", "retry-if", "stop-if", "match", "preset",
 	"hint-pattern", "max-hint", "on-ambiguous", "budget-ratio",
-	"max-concurrent", "stdin", "stdout", "ci-annotations",
+	"max-concurrent", "stdin", "stdout", "ci", "ci-groups", "ci-annotations",
+	"flaky-exit", "exhausted-exit",
 }
 
 var harmlessValues = []string{"x", "0", "1", "-1", "1ms", "r.json", "st", "true", "false"}

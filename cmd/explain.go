@@ -162,9 +162,7 @@ func (e *explainOptions) explain(args []string, stdout io.Writer) error {
 			x.Notes = append(x.Notes, note)
 		}
 	}
-	if note := rep.ci.explainNote(o.fs != nil && o.fs.Changed("ci-annotations")); note != "" {
-		x.Notes = append(x.Notes, note)
-	}
+	x.Notes = append(x.Notes, rep.ci.notes(cfg.Depth)...)
 	if cfg.UntilFailure {
 		x.Rules = untilRules(cfg.Rules)
 	} else {

@@ -30,7 +30,7 @@ func helpSections() []helpSection {
 		{"Input and output", []string{"stdin", "stdout", "stderr", "idempotency-key"}},
 		{"Budgets and the store", []string{"budget", "budget-ratio", "max-concurrent", "budget-store", "budget-unavailable", "state-dir"}},
 		{"Reporting", []string{"quiet", "summary", "summary-file", "name", "metrics-file", "redact"}},
-		{"CI", []string{"ci-annotations"}},
+		{"CI", []string{"ci", "flaky-exit", "exhausted-exit", "ci-annotations", "ci-groups"}},
 		// Last: the flags of no section, if any, go just before it.
 		{"Help", []string{"help", "version"}},
 	}

@@ -21,6 +21,7 @@ const (
 	metricDuration    = "retry_last_duration_seconds"
 	metricExitCode    = "retry_last_exit_code"
 	metricOutcome     = "retry_last_outcome"
+	metricFlaky       = "retry_last_flaky"
 )
 
 // outcomes are every outcome, in the order the metrics file lists them.
@@ -50,6 +51,11 @@ func metricsText(name string, res *runner.Result, code int, end time.Time, lastS
 	gauge(metricAttempts, "How many attempts the last run made.", job, float64(res.Total))
 	gauge(metricDuration, "How long the last run took, waits included, in seconds.", job, res.Elapsed.Seconds())
 	gauge(metricExitCode, "The exit status of retry in the last run.", job, float64(code))
+	isFlaky := 0.0
+	if flaky(res) {
+		isFlaky = 1
+	}
+	gauge(metricFlaky, "Whether the last run was a flaky pass, an attempt that succeeded after a failed one: 1 or 0.", job, isFlaky)
 	gauge(metricOutcome, "How the last run ended: 1 for its outcome, 0 for the others.", "", 0)
 	for _, o := range outcomes {
 		v := 0.0

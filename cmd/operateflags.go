@@ -11,19 +11,27 @@ import (
 )
 
 // operateOptions are the flags for the people who run retry from cron and
-// CI (docs/metrics.md): the operation's name, the metrics file and the
-// CI annotations.
+// CI (docs/metrics.md, docs/ci.md): the operation's name, the metrics
+// file, and what retry writes under a CI system and exits with there.
 type operateOptions struct {
 	name          string
 	metricsFile   string
+	ci            string
+	ciGroups      string
 	ciAnnotations string
+	flakyExit     string
+	exhaustedExit string
 }
 
 // register declares the flags on fs.
 func (o *operateOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.name, "name", "", "name the operation `NAME` (letters, digits, _, - and ., at most 64; one that holds a secret is refused) in the report, the metrics and CI annotations (default: the program's base name, past VAR=value words, without secrets)")
 	fs.StringVar(&o.metricsFile, "metrics-file", "", "write Prometheus metrics for node_exporter's textfile collector to `PATH` when the operation ends (atomically, mode 0644)")
-	fs.StringVar(&o.ciAnnotations, "ci-annotations", "auto", "`MODE`: auto makes each retried attempt a warning annotation under GitHub Actions, at most 10 a run, the last counting the rest; none makes none")
+	fs.StringVar(&o.ci, "ci", "auto", "speak the language of CI `SYSTEM`: auto (detected from its variables), github, gitlab, azure, buildkite, jenkins, circleci, or none (plain output only)")
+	fs.StringVar(&o.ciGroups, "ci-groups", "auto", "fold each attempt's output in the CI's log, `MODE`: auto (where the last attempt stays open: GitLab, Buildkite), always (GitHub and Azure too, where folds show shut), or none (a header line only)")
+	fs.StringVar(&o.ciAnnotations, "ci-annotations", "auto", "`MODE`: auto makes each retried attempt and a flaky pass a warning annotation where the CI has them (GitHub, Azure, Buildkite), at most 10 a run; none makes none")
+	fs.StringVar(&o.flakyExit, "flaky-exit", "", "exit with `N` (1-123) instead of 0 when an attempt succeeded after a failed one (a flaky pass), for the CI to show as passed with warnings")
+	fs.StringVar(&o.exhaustedExit, "exhausted-exit", "", "exit with `N` (1-123) when the attempts or the retry budget ran out on a retryable failure, for the CI's own job retry to rerun transient failures only")
 }
 
 // maxName is the longest --name.
@@ -35,7 +43,7 @@ const maxName = 64
 // probe: try creating a file beside --metrics-file (checkOutputPath).
 func (o *operateOptions) check(fs *pflag.FlagSet, r *redact.Redactor, probe bool) (string, error) {
 	if o.ciAnnotations != "auto" && o.ciAnnotations != "none" {
-		return "", usagef("none turns GitHub Actions' annotations off; the step summary stays", "--ci-annotations: must be auto or none, got %q", o.ciAnnotations)
+		return "", usagef("none turns the CI's annotations off; the GitHub step summary stays", "--ci-annotations: must be auto or none, got %q", o.ciAnnotations)
 	}
 	if o.metricsFile != "" {
 		if err := checkOutputPath("--metrics-file", o.metricsFile, "retry.prom", probe); err != nil {

@@ -255,6 +255,8 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	if len(cfg.Command) == 0 {
 		return usagef("usage: "+usageLine, "missing command")
 	}
+	out.deadline = cfg.Deadline
+	out.exits.warnOverlap(stderr, cfg.Rules)
 	closeBudget, err := o.budget.open(&cfg, os.Getenv)
 	if err != nil {
 		return err
@@ -284,25 +286,30 @@ func (o *options) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		}
 		return err
 	}
-	code, sig := exitcodes.For(ending(res, gone))
+	code, sig := exitcodes.For(ending(res, gone, out.exits))
 	out.finish(res, cfg.Attempts, int(code))
 	return &exitStatus{code: code, signal: sig}
 }
 
 // ending extracts from res what the exit status depends on; outputGone
-// says that retry's own output lost its reader meanwhile.
-func ending(res *runner.Result, outputGone bool) exitcodes.Ending {
+// says that retry's own output lost its reader meanwhile; chosen are
+// --flaky-exit and --exhausted-exit.
+func ending(res *runner.Result, outputGone bool, chosen exitChoices) exitcodes.Ending {
 	e := exitcodes.Ending{
-		Succeeded:    res.Outcome == runner.Succeeded,
-		Passed:       res.Outcome == runner.Passed,
-		Deadline:     res.Outcome == runner.Deadline,
-		Cancelled:    res.Outcome == runner.Cancelled,
-		CancelSignal: int(res.Signal),
-		OutputGone:   outputGone,
+		Succeeded:     res.Outcome == runner.Succeeded,
+		Passed:        res.Outcome == runner.Passed,
+		Deadline:      res.Outcome == runner.Deadline,
+		Cancelled:     res.Outcome == runner.Cancelled,
+		CancelSignal:  int(res.Signal),
+		OutputGone:    outputGone,
+		Flaky:         flaky(res),
+		FlakyExit:     chosen.flaky,
+		ExhaustedExit: chosen.exhausted,
 	}
 	if last := res.Last(); last != nil {
 		e.Ran = true
 		e.Last = last.Exit
+		e.Exhausted = res.Outcome == runner.Exhausted || res.Outcome == runner.Budget
 	}
 	return e
 }

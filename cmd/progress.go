@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/b0a38808/retry/exitcodes"
 	"github.com/b0a38808/retry/internal/proc"
 	"github.com/b0a38808/retry/internal/redact"
 	"github.com/b0a38808/retry/runner"
@@ -32,7 +33,9 @@ type reporter struct {
 	command     []string
 	redactor    *redact.Redactor
 	getenv      func(string) string
-	ci          ci
+	ci          ciRun
+	exits       exitChoices
+	deadline    time.Time // the operation's; zero for none
 	now         func() time.Time
 
 	mu      sync.Mutex // orders writes to w with the countdown's
@@ -41,7 +44,7 @@ type reporter struct {
 	count   *countdown // the wait counting down, on a terminal
 	advised bool       // the hint of a blind preset has been shown
 
-	annotated annotations // GitHub's warning annotations so far
+	annotated annotations // the CI's warning annotations so far
 
 	watch *ownOutput // told when a progress line finds no reader; may be nil
 }
@@ -75,6 +78,14 @@ func (o *options) reporter(command []string, w io.Writer, getenv func(string) st
 	if err != nil {
 		return nil, err
 	}
+	c, err := o.operate.ciRun(w, getenv)
+	if err != nil {
+		return nil, err
+	}
+	exits, err := o.operate.exits(o.fs, o.until == untilFail)
+	if err != nil {
+		return nil, err
+	}
 	return &reporter{
 		w:           w,
 		quiet:       o.quiet,
@@ -86,7 +97,8 @@ func (o *options) reporter(command []string, w io.Writer, getenv func(string) st
 		command:     command,
 		redactor:    redactor,
 		getenv:      getenv,
-		ci:          detectCI(getenv, o.operate.ciAnnotations != "none"),
+		ci:          c,
+		exits:       exits,
 		now:         time.Now,
 	}, nil
 }
@@ -146,27 +158,23 @@ func (p *reporter) Cancelling(what string, grace time.Duration) {
 	p.watch.wrote(err)
 }
 
-// AttemptStarted opens the attempt's section of a GitLab job log.
+// AttemptStarted writes, under a CI, the attempt's header line, or opens
+// its fold of the job log.
 func (p *reporter) AttemptStarted(a *runner.Attempt, max int) {
 	p.count.Stop()
 	p.count = nil
-	if p.ci.gitlab {
-		header := fmt.Sprintf("retry %s: attempt %s: %s", p.name(), attemptOf(a.Number, max), shellQuote(p.shownCommand()))
-		gitlabSectionStart(p.w, gitlabSection(p.name(), os.Getpid(), a.Number), header, p.now())
-	}
+	p.beginAttempt(a.Number, max)
 }
 
-// AttemptFinished closes the attempt's GitLab section and, when the
-// attempt failed, prints its line:
+// AttemptFinished closes the attempt's fold and, when the attempt
+// failed, prints its line:
 //
 //	retry: attempt 1/3 failed after 0.21s: exit 1 (retryable: default: exit 1 may be transient); next attempt in 0.63s
 //
-// A retried attempt is also a warning annotation on GitHub Actions, even
-// under -q: the runner turns it into an annotation, not a log line.
+// A retried attempt is also a warning annotation where the CI has them,
+// even under -q: the CI shows it on its page, not in the log.
 func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
-	if p.ci.gitlab {
-		gitlabSectionEnd(p.w, gitlabSection(p.name(), os.Getpid(), a.Number), p.now())
-	}
+	p.endAttempt(a.Number, max, a.Class != classify.Success && !retrying)
 	if a.Class == classify.Success {
 		return
 	}
@@ -203,7 +211,7 @@ func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 	if a.Stopped != "" {
 		text += "; " + a.Stopped
 	}
-	if p.ci.annotations && retrying {
+	if p.ci.annotator != nil && retrying {
 		p.annotate(a, text)
 	}
 	if p.quiet {
@@ -238,10 +246,26 @@ func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 func (p *reporter) finish(res *runner.Result, max, code int) {
 	p.count.Stop()
 	p.count = nil
-	p.flushAnnotations(res.Omitted())
+	isFlaky := flaky(res)
+	// The summary line, made when first needed: a first attempt that
+	// succeeds shows none.
+	var made string
+	line := func() string {
+		if made == "" {
+			made = p.summaryLine(res, max, code)
+		}
+		return made
+	}
+	flakyNote := ""
+	if isFlaky && p.ci.annotator != nil {
+		flakyNote = line()
+	}
+	p.flushAnnotations(flakyNote, res.Omitted())
 	var rep *report
 	if p.summaryFile != "" || p.mode == summaryJSON {
 		rep = newReport(p.name(), p.shownCommand(), res, code, p.redactor)
+		rep.Flaky = isFlaky
+		rep.CI = newCIReport(p.ci)
 	}
 	if p.summaryFile != "" {
 		if err := writeReport(p.summaryFile, rep); err != nil {
@@ -252,13 +276,16 @@ func (p *reporter) finish(res *runner.Result, max, code int) {
 	}
 	p.writeMetricsFile(res, code)
 	if p.ci.stepSummary != "" && noteworthy(res) {
-		if err := p.appendStepSummary(res, max, code); err != nil {
+		if err := p.appendStepSummary(res, line()); err != nil {
 			errorf(p.w, "GITHUB_STEP_SUMMARY: %s", err)
 		}
 	}
 	mode := p.mode
 	if mode == summaryAuto && (p.quiet || !noteworthy(res)) {
 		mode = summaryNone
+	}
+	if mode != summaryNone && res.Total > 0 {
+		p.beginSummary()
 	}
 	switch mode {
 	case summaryAuto, summaryText:
@@ -267,7 +294,7 @@ func (p *reporter) finish(res *runner.Result, max, code int) {
 		if res.Outcome != runner.Succeeded && res.Outcome != runner.Passed {
 			colour = red
 		}
-		fmt.Fprintf(p.w, "%s %s\n", t.paint(bold, "retry:"), t.paint(colour, summaryLine(res, max, code, p.redactor)))
+		fmt.Fprintf(p.w, "%s %s\n", t.paint(bold, "retry:"), t.paint(colour, line()))
 		if mode == summaryText {
 			writeTable(p.w, attemptRows(res, p.redactor))
 		}
@@ -281,15 +308,34 @@ func (p *reporter) finish(res *runner.Result, max, code int) {
 	}
 }
 
-// appendStepSummary appends the Markdown summary to the file GitHub
-// Actions shows on the run's page.
-func (p *reporter) appendStepSummary(res *runner.Result, max, code int) error {
+// appendStepSummary appends the Markdown summary, whose line is line, to
+// the file GitHub Actions shows on the run's page.
+func (p *reporter) appendStepSummary(res *runner.Result, line string) error {
 	f, err := os.OpenFile(p.ci.stepSummary, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
 	if err != nil {
 		return err
 	}
-	writeMarkdown(f, p.name(), p.shownCommand(), summaryLine(res, max, code, p.redactor), attemptRows(res, p.redactor))
+	writeMarkdown(f, p.name(), p.shownCommand(), line, attemptRows(res, p.redactor))
 	return f.Close()
+}
+
+// summaryLine is the summary line of res, and, where they apply, the
+// status a chosen exit gave, and the CI's own attempt of the job:
+//
+//	passed on attempt 3 of 5 (flaky) after 1.40s; exit 3 (--flaky-exit); GitHub Actions job attempt 2
+func (p *reporter) summaryLine(res *runner.Result, max, code int) string {
+	line := summaryLine(res, max, code, p.redactor)
+	switch c := exitcodes.Code(code); {
+	case c == 0:
+	case c == p.exits.flaky && flaky(res):
+		line += fmt.Sprintf("; exit %d (--flaky-exit)", code)
+	case c == p.exits.exhausted && (res.Outcome == runner.Exhausted || res.Outcome == runner.Budget):
+		line += fmt.Sprintf("; exit %d (--exhausted-exit)", code)
+	}
+	if p.ci.jobAttempt > 0 {
+		line += fmt.Sprintf("; %s job attempt %d", p.ci.system.Title(), p.ci.jobAttempt)
+	}
+	return line
 }
 
 // describe says how an attempt ended: "exit 1", "killed by SIGKILL",

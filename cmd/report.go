@@ -34,6 +34,30 @@ type report struct {
 	AttemptsOmitted *int            `json:"attempts_omitted,omitempty"`
 	Attempts        []attemptReport `json:"attempts"`
 	BudgetStore     *storeReport    `json:"budget_store,omitempty"`
+	// Flaky is present, true, after a flaky pass: an attempt succeeded
+	// after at least one failed.
+	Flaky bool `json:"flaky,omitempty"`
+	// CI is the CI system the operation ran under; absent outside CI.
+	CI *ciReport `json:"ci,omitempty"`
+}
+
+// ciReport is the CI system in the JSON report, and its own attempt of
+// the job where it says it.
+type ciReport struct {
+	System     string `json:"system"`
+	JobAttempt *int   `json:"job_attempt,omitempty"`
+}
+
+// newCIReport returns the report's ci, nil outside CI.
+func newCIReport(c ciRun) *ciReport {
+	if c.system == nil {
+		return nil
+	}
+	r := &ciReport{System: c.system.Name()}
+	if c.jobAttempt > 0 {
+		r.JobAttempt = ptr(c.jobAttempt)
+	}
+	return r
 }
 
 // attemptReport is one attempt in the JSON report.

@@ -45,7 +45,8 @@ func noteworthy(res *runner.Result) bool {
 // summaryLine says in one line how the operation ended, without the
 // "retry: " prefix; r redacts the reason it quotes:
 //
-//	succeeded on attempt 2/3 after 1.40s
+//	succeeded on attempt 1/3 after 0.40s
+//	passed on attempt 3 of 5 (flaky) after 1.40s
 //	gave up after 3 attempts in 5.20s: exit 1 (attempts exhausted)
 //	gave up after 3 attempts in 0.60s: the next wait, 1.52s, would pass the deadline in 0.40s (exit 124)
 //	run 7 of 50 failed after 0.84s: exit 1 (6 passed before it, 3.20s in all)
@@ -63,6 +64,15 @@ func summaryLine(res *runner.Result, max, code int, r reasoner) string {
 	took := seconds(res.Elapsed)
 	switch res.Outcome {
 	case runner.Succeeded:
+		if flaky(res) {
+			// A success after a failure: the CI shows it green, the
+			// summary says what it took.
+			of := fmt.Sprint(n)
+			if max > 0 {
+				of = fmt.Sprintf("%d of %d", n, max)
+			}
+			return fmt.Sprintf("passed on attempt %s (flaky) after %s", of, took)
+		}
 		return fmt.Sprintf("succeeded on attempt %s after %s", attemptOf(n, max), took)
 	case runner.Cancelled:
 		if res.Signal != 0 || last == nil {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"syscall"
 	"testing"
@@ -24,8 +25,9 @@ func TestSummaryLine(t *testing.T) {
 		code int
 		want string
 	}{
-		{"succeeded", rs[runner.Succeeded], 3, 0, "succeeded on attempt 3/3 after 1.23s"},
-		{"succeeded unlimited", rs[runner.Succeeded], 0, 0, "succeeded on attempt 3 after 1.23s"},
+		{"flaky pass", rs[runner.Succeeded], 3, 0, "passed on attempt 3 of 3 (flaky) after 1.23s"},
+		{"flaky pass unlimited", rs[runner.Succeeded], 0, 0, "passed on attempt 3 (flaky) after 1.23s"},
+		{"succeeded at once", &runner.Result{Outcome: runner.Succeeded, Elapsed: 400 * time.Millisecond, Attempts: rs[runner.Succeeded].Attempts[2:], Total: 1}, 3, 0, "succeeded on attempt 1/3 after 0.40s"},
 		{"permanent", rs[runner.Permanent], 3, 127, "gave up after 1 attempt in 0.00s: exit 127 (permanent failure)"},
 		{"exhausted", rs[runner.Exhausted], 3, 1, "gave up after 3 attempts in 5.20s: exit 1 (attempts exhausted)"},
 		{"deadline", rs[runner.Deadline], 5, 124, "gave up after 2 attempts in 10.00s: deadline reached (exit 124)"},
@@ -139,28 +141,7 @@ func TestMarkdown(t *testing.T) {
 	}
 }
 
-func TestGitHubEscape(t *testing.T) {
-	var b bytes.Buffer
-	githubWarning(&b, "nightly", "50% done\r\nnext")
-	if got, want := b.String(), "::warning title=retry nightly::50%25 done%0D%0Anext\n"; got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
-}
-
-func TestGitLabSection(t *testing.T) {
-	var b bytes.Buffer
-	now := time.Unix(1796000000, 0)
-	name := gitlabSection("make", 42, 2)
-	gitlabSectionStart(&b, name, "retry: attempt 2/3: make", now)
-	gitlabSectionEnd(&b, name, now)
-	want := "\x1b[0Ksection_start:1796000000:retry-make-42-attempt-2\r\x1b[0Kretry: attempt 2/3: make\n" +
-		"\n\x1b[0Ksection_end:1796000000:retry-make-42-attempt-2\r\x1b[0K\n"
-	if b.String() != want {
-		t.Errorf("got  %q\nwant %q", b.String(), want)
-	}
-}
-
-func TestDetectCI(t *testing.T) {
+func TestCIRun(t *testing.T) {
 	env := func(kv ...string) func(string) string {
 		return func(k string) string {
 			for i := 0; i < len(kv); i += 2 {
@@ -172,20 +153,35 @@ func TestDetectCI(t *testing.T) {
 		}
 	}
 	tests := []struct {
-		name        string
-		env         func(string) string
-		annotations bool
-		want        ci
+		name              string
+		env               func(string) string
+		flag, annotations string
+		system            string // "" for none
+		annotated         bool
+		stepSummary       string
+		jobAttempt        int
 	}{
-		{"none", env(), true, ci{}},
-		{"github", env("GITHUB_ACTIONS", "true", "GITHUB_STEP_SUMMARY", "/s"), true, ci{github: true, annotations: true, stepSummary: "/s"}},
-		{"github, --ci-annotations none", env("GITHUB_ACTIONS", "true", "GITHUB_STEP_SUMMARY", "/s"), false, ci{github: true, stepSummary: "/s"}},
-		{"not github", env("GITHUB_ACTIONS", "false", "GITHUB_STEP_SUMMARY", "/s"), true, ci{}},
-		{"gitlab", env("GITLAB_CI", "true"), true, ci{gitlab: true}},
+		{"none", env(), "auto", "auto", "", false, "", 0},
+		{"github", env("GITHUB_ACTIONS", "true", "GITHUB_STEP_SUMMARY", "/s", "GITHUB_RUN_ATTEMPT", "2"), "auto", "auto", "github", true, "/s", 2},
+		{"github, --ci-annotations none", env("GITHUB_ACTIONS", "true", "GITHUB_STEP_SUMMARY", "/s"), "auto", "none", "github", false, "/s", 0},
+		{"not github", env("GITHUB_ACTIONS", "false", "GITHUB_STEP_SUMMARY", "/s"), "auto", "auto", "", false, "", 0},
+		{"gitlab", env("GITLAB_CI", "true"), "auto", "auto", "gitlab", false, "", 0},
+		{"azure", env("TF_BUILD", "True", "SYSTEM_JOBATTEMPT", "3"), "auto", "auto", "azure", true, "", 3},
+		{"--ci none under github", env("GITHUB_ACTIONS", "true", "GITHUB_STEP_SUMMARY", "/s"), "none", "auto", "", false, "", 0},
+		{"--ci buildkite anywhere", env(), "buildkite", "auto", "buildkite", true, "", 0},
 	}
 	for _, tt := range tests {
-		if got := detectCI(tt.env, tt.annotations); got != tt.want {
-			t.Errorf("%s: got %+v, want %+v", tt.name, got, tt.want)
+		o := operateOptions{ci: tt.flag, ciGroups: "auto", ciAnnotations: tt.annotations}
+		got, err := o.ciRun(io.Discard, tt.env)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		system := ""
+		if got.system != nil {
+			system = got.system.Name()
+		}
+		if system != tt.system || (got.annotator != nil) != tt.annotated || got.stepSummary != tt.stepSummary || got.jobAttempt != tt.jobAttempt {
+			t.Errorf("%s: got %s, annotated %v, step summary %q, job attempt %d", tt.name, system, got.annotator != nil, got.stepSummary, got.jobAttempt)
 		}
 	}
 }

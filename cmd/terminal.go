@@ -17,6 +17,8 @@ type terminal struct {
 	// live: rewrite a line in place (the wait counting down); only on a
 	// real terminal that understands cursor movement.
 	live bool
+	// tty: a terminal, dumb or not; no CI marker is written to one.
+	tty bool
 }
 
 // isTerminal reports whether f is a terminal, a Cygwin or MSYS one
@@ -39,7 +41,7 @@ func probeTerminal(w io.Writer, getenv func(string) string) terminal {
 		tty = isTerminal(f)
 	}
 	dumb := getenv("TERM") == "dumb"
-	t := terminal{live: tty && !dumb}
+	t := terminal{live: tty && !dumb, tty: tty}
 	switch force := getenv("FORCE_COLOR"); {
 	case force != "":
 		t.colour = force != "0" && force != "false"

@@ -25,12 +25,12 @@ func TestProbeTerminal(t *testing.T) {
 		env  map[string]string
 		want terminal
 	}{
-		{"terminal", tty, nil, terminal{colour: onTerminal, live: onTerminal}},
-		{"NO_COLOR", tty, map[string]string{"NO_COLOR": "1"}, terminal{live: onTerminal}},
-		{"TERM=dumb", tty, map[string]string{"TERM": "dumb"}, terminal{}},
-		{"FORCE_COLOR beats NO_COLOR", tty, map[string]string{"FORCE_COLOR": "1", "NO_COLOR": "1"}, terminal{colour: true, live: onTerminal}},
-		{"FORCE_COLOR=0", tty, map[string]string{"FORCE_COLOR": "0"}, terminal{live: onTerminal}},
-		{"FORCE_COLOR=false", tty, map[string]string{"FORCE_COLOR": "false"}, terminal{live: onTerminal}},
+		{"terminal", tty, nil, terminal{colour: onTerminal, live: onTerminal, tty: onTerminal}},
+		{"NO_COLOR", tty, map[string]string{"NO_COLOR": "1"}, terminal{live: onTerminal, tty: onTerminal}},
+		{"TERM=dumb", tty, map[string]string{"TERM": "dumb"}, terminal{tty: onTerminal}},
+		{"FORCE_COLOR beats NO_COLOR", tty, map[string]string{"FORCE_COLOR": "1", "NO_COLOR": "1"}, terminal{colour: true, live: onTerminal, tty: onTerminal}},
+		{"FORCE_COLOR=0", tty, map[string]string{"FORCE_COLOR": "0"}, terminal{live: onTerminal, tty: onTerminal}},
+		{"FORCE_COLOR=false", tty, map[string]string{"FORCE_COLOR": "false"}, terminal{live: onTerminal, tty: onTerminal}},
 		{"buffer", &bytes.Buffer{}, nil, terminal{}},
 		{"buffer, FORCE_COLOR", &bytes.Buffer{}, map[string]string{"FORCE_COLOR": "1"}, terminal{colour: true}},
 		{"regular file", tempFile(t), nil, terminal{}},

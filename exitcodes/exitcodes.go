@@ -16,6 +16,13 @@
 //	128+N    cancelled by signal N, or the last attempt died from signal N;
 //	         retry then dies by signal N itself (141, SIGPIPE, also when
 //	         retry's own output lost its reader)
+//	E        --exhausted-exit E: the attempts or the budget ran out on a
+//	         retryable failure (ahead of the rows below 124)
+//	F        --flaky-exit F: an attempt succeeded after a failed one
+//	         (ahead of 0)
+//
+// Which wins: a cancel (128+N), then the deadline (124), then E, then F,
+// then the rest of the table. Bad input (125) never reaches For.
 package exitcodes
 
 import "syscall"
@@ -84,7 +91,25 @@ type Ending struct {
 	// Ran: at least one attempt ran; Last describes the last one.
 	Ran  bool
 	Last Exit
+	// Exhausted: the attempts or the retry budget ran out on a retryable
+	// failure (not a permanent one), after at least one attempt.
+	Exhausted bool
+	// Flaky: an attempt succeeded after at least one that failed.
+	Flaky bool
+	// ExhaustedExit and FlakyExit are --exhausted-exit and --flaky-exit,
+	// the statuses of those two endings; 0 when the flag is not given.
+	ExhaustedExit Code
+	FlakyExit     Code
 }
+
+// MinChosen and MaxChosen bound the statuses a user may choose for an
+// ending (--flaky-exit, --exhausted-exit): above 0, and below the
+// statuses that mean the deadline, retry's own failure, a command that
+// cannot run, or a signal.
+const (
+	MinChosen Code = 1
+	MaxChosen Code = 123
+)
 
 // For returns the exit status for e, and the signal retry must die by to
 // report it (0 when it exits normally). This is the one place where an
@@ -98,6 +123,9 @@ func For(e Ending) (Code, int) {
 	case e.Succeeded && !e.Last.TimedOut:
 		// An attempt cut by its timeout never succeeded, whatever it
 		// exited with: it ends below with 124.
+		if e.Flaky && e.FlakyExit != 0 {
+			return e.FlakyExit, 0
+		}
 		return OK, 0
 	case e.Deadline:
 		return Timeout, 0
@@ -105,6 +133,10 @@ func For(e Ending) (Code, int) {
 		return SignalBase + Code(e.CancelSignal), e.CancelSignal
 	case !e.Ran:
 		return Failed, 0
+	case e.Exhausted && e.ExhaustedExit != 0 && !e.Cancelled:
+		// Ahead of the last attempt's own ending, a timeout or a signal
+		// included: the CI's own retry reads this one status.
+		return e.ExhaustedExit, 0
 	case e.Last.TimedOut && !e.Cancelled:
 		return Timeout, 0
 	case e.Last.Signal != 0:

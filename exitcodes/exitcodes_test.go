@@ -30,6 +30,18 @@ func TestFor(t *testing.T) {
 		{"no run failed, the deadline cut the last", Ending{Passed: true, Ran: true, Last: Exit{TimedOut: true, Signal: 15}}, 0, 0},
 		{"the failing run timed out", Ending{Ran: true, Last: Exit{TimedOut: true}}, 124, 0},
 		{"output gone after no run failed", Ending{OutputGone: true, Passed: true, Ran: true}, 141, 13},
+		{"flaky pass without --flaky-exit", Ending{Succeeded: true, Flaky: true, Ran: true}, 0, 0},
+		{"flaky pass, --flaky-exit", Ending{Succeeded: true, Flaky: true, Ran: true, FlakyExit: 3}, 3, 0},
+		{"first-attempt success, --flaky-exit", Ending{Succeeded: true, Ran: true, FlakyExit: 3}, 0, 0},
+		{"flaky, but the attempt timed out", Ending{Succeeded: true, Flaky: true, Ran: true, Last: Exit{TimedOut: true}, FlakyExit: 3}, 124, 0},
+		{"flaky, output gone", Ending{OutputGone: true, Succeeded: true, Flaky: true, Ran: true, FlakyExit: 3}, 141, 13},
+		{"exhausted, --exhausted-exit", Ending{Exhausted: true, Ran: true, Last: Exit{ExitCode: 1}, ExhaustedExit: 75}, 75, 0},
+		{"exhausted without --exhausted-exit", Ending{Exhausted: true, Ran: true, Last: Exit{ExitCode: 1}}, 1, 0},
+		{"exhausted, last timed out", Ending{Exhausted: true, Ran: true, Last: Exit{TimedOut: true, Signal: 15}, ExhaustedExit: 75}, 75, 0},
+		{"exhausted, last killed", Ending{Exhausted: true, Ran: true, Last: Exit{Signal: 9}, ExhaustedExit: 75}, 75, 0},
+		{"permanent keeps its code", Ending{Ran: true, Last: Exit{ExitCode: 2}, ExhaustedExit: 75}, 2, 0},
+		{"deadline beats --exhausted-exit", Ending{Deadline: true, Ran: true, Last: Exit{ExitCode: 1}, ExhaustedExit: 75}, 124, 0},
+		{"cancel beats --exhausted-exit", Ending{Cancelled: true, CancelSignal: 2, Ran: true, Last: Exit{ExitCode: 1}, ExhaustedExit: 75}, 130, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, sig := For(tc.e)

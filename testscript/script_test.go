@@ -65,12 +65,27 @@ func TestScripts(t *testing.T) {
 }
 
 // isolate sets what every script's environment needs: none of an
-// enclosing retry's settings, and GORACE (noExitSleep).
+// enclosing retry's settings, none of the CI's that the tests run under
+// (a script sets those it tests), and GORACE (noExitSleep).
 func isolate(env *testscript.Env) {
 	for _, name := range []string{"RETRY_DEPTH", "RETRY_DEADLINE", "RETRY_ATTEMPT", "RETRY_MAX_ATTEMPTS", "RETRY_IDEMPOTENCY_KEY", "RETRY_SLOT", "RETRY_BUDGET_STORE"} {
 		env.Setenv(name, "")
 	}
+	for _, name := range ciVariables {
+		env.Setenv(name, "")
+	}
 	env.Setenv("GORACE", noExitSleep())
+}
+
+// ciVariables are the variables that retry reads to detect a CI system
+// and its job attempt, and those it writes to.
+var ciVariables = []string{
+	"GITHUB_ACTIONS", "GITHUB_RUN_ATTEMPT", "GITHUB_STEP_SUMMARY",
+	"GITLAB_CI",
+	"TF_BUILD", "SYSTEM_JOBATTEMPT",
+	"BUILDKITE", "BUILDKITE_RETRY_COUNT", "BUILDKITE_JOB_ID",
+	"JENKINS_URL",
+	"CIRCLECI",
 }
 
 // goCache returns the go command's build cache directory, or "" when go

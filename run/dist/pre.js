@@ -1,0 +1,14 @@
+"use strict";
+
+// src/pre.js
+var { pre } = require("./host");
+pre().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err) => {
+    process.stderr.write(`::error title=retry::${String(err && err.stack ? err.stack : err).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A")}
+`);
+    process.exitCode = 1;
+  }
+);

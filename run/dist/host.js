@@ -8483,6 +8483,7 @@ function tempDir(env) {
 async function pre(env = process.env) {
   let p;
   try {
+    retryFlags(ourInputs(env));
     p = await plan(env, { quiet: true });
   } catch (err) {
     return 0;

@@ -43,6 +43,7 @@ func TestRunAction(t *testing.T) {
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"githubapi": githubAPI,
 			"exitcode":  exitcode,
+			"waitfile":  waitfile,
 		},
 		Setup: func(env *testscript.Env) error {
 			isolate(env)

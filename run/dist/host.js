@@ -8520,6 +8520,7 @@ async function main(env = process.env) {
   let continueOnError;
   const osName = env.RUNNER_OS || { win32: "Windows", darwin: "macOS" }[process.platform] || "Linux";
   const work = fs.mkdtempSync(path.join(tempDir(env), "retry-run-"));
+  core.setOutput("outputs", "{}");
   try {
     const input = ourInputs(env);
     ({ flags, continueOnError } = retryFlags(input, { os: osName, hookFile: path.join(work, "hook.cmd") }));
@@ -8559,6 +8560,7 @@ async function main(env = process.env) {
     }
     handOn("GITHUB_ENV", files.GITHUB_ENV, env);
     handOn("GITHUB_PATH", files.GITHUB_PATH, env);
+    handOn("GITHUB_STEP_SUMMARY", files.GITHUB_STEP_SUMMARY, env);
   }
   core.saveState(STATE.theirs, JSON.stringify(state));
   const retry = findRetry({ root: ROOT, version: (p.input.version || "").trim(), env, temp: tempDir(env) });

@@ -226,6 +226,9 @@ async function main(env = process.env) {
   let continueOnError;
   const osName = env.RUNNER_OS || { win32: 'Windows', darwin: 'macOS' }[process.platform] || 'Linux';
   const work = fs.mkdtempSync(path.join(tempDir(env), 'retry-run-'));
+  // fromJSON of an empty output is an error in a later step's expression:
+  // outputs is an object from the start, replaced once an attempt has run.
+  core.setOutput('outputs', '{}');
   try {
     const input = ourInputs(env);
     ({ flags, continueOnError } = retryFlags(input, { os: osName, hookFile: path.join(work, 'hook.cmd') }));
@@ -273,6 +276,7 @@ async function main(env = process.env) {
     }
     handOn('GITHUB_ENV', files.GITHUB_ENV, env);
     handOn('GITHUB_PATH', files.GITHUB_PATH, env);
+    handOn('GITHUB_STEP_SUMMARY', files.GITHUB_STEP_SUMMARY, env);
   }
   core.saveState(STATE.theirs, JSON.stringify(state));
 

@@ -1,3 +1,4 @@
+// Built from ../src by build.mjs; the bundled packages' licences are in licenses.txt.
 "use strict";
 
 // src/attempt.js

@@ -1,3 +1,4 @@
+// Built from ../src by build.mjs; the bundled packages' licences are in licenses.txt.
 "use strict";
 var __getOwnPropNames = Object.getOwnPropertyNames;
 var __commonJS = (cb, mod) => function __require() {

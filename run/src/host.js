@@ -162,11 +162,16 @@ function handOn(name, from, env) {
 // writes: the job's, or fresh ones when main runs it; it returns its exit
 // status and state.
 function runPre(p, env, files) {
-  const stateFile = path.join(fs.mkdtempSync(path.join(tempDir(env), 'retry-pre-')), 'state');
+  const dir = fs.mkdtempSync(path.join(tempDir(env), 'retry-pre-'));
+  const stateFile = path.join(dir, 'state');
   fs.writeFileSync(stateFile, '');
   console.log(`Running the pre of ${p.ref.where}`);
-  const status = runNode(p, p.meta.pre, { ...p.runEnv, ...files, GITHUB_STATE: stateFile });
-  return { status, state: stateVariables(stateFile) };
+  try {
+    const status = runNode(p, p.meta.pre, { ...p.runEnv, ...files, GITHUB_STATE: stateFile });
+    return { status, state: stateVariables(stateFile) };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function tempDir(env) {
@@ -350,6 +355,11 @@ async function main(env = process.env) {
       core.annotate('warning', `the GITHUB_STATE of ${p.ref.where}'s last attempt: ${err.message}`);
     }
   }
+  // The attempts' files may hold what the action exported: only the
+  // report stays, for later steps.
+  fs.rmSync(attempts, { recursive: true, force: true });
+  fs.rmSync(path.join(work, 'pre'), { recursive: true, force: true });
+  fs.rmSync(path.join(work, 'hook.cmd'), { force: true });
   core.setOutput('outputs', outputs);
   core.setOutput('report', report);
 

@@ -32,6 +32,7 @@ func TestMain(m *testing.M) {
 		"retry-tls": func() { os.Exit(tlsrelay.Main(os.Args[1:], os.Stderr)) },
 		"onattempt": onAttemptMain,
 		"action":    actionMain,
+		"runaction": runActionMain,
 	})
 }
 

@@ -1,0 +1,130 @@
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { retryFlags, BadInput } = require('../src/flags');
+const { reportOutputs } = require('../src/report');
+const { parseActionRef } = require('../src/fetch');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+// The inputs of each case, as a workflow's with: gives them.
+const CASES = [
+  { timeout_minutes: '1' },
+  { timeout_seconds: '30', max_attempts: '5', retry_wait_seconds: '0' },
+  { timeout_seconds: '2.5', retry_on: 'error', retry_wait_seconds: '3' },
+  { timeout_seconds: '2', retry_on: 'timeout' },
+  { timeout_seconds: '2', retry_on: 'success', retry_wait_seconds: '1' },
+  { timeout_seconds: '2', retry_on_exit_code: '7' },
+  { deadline: '10m', max_attempts: '0', delay: '1s', max_delay: '30s' },
+  { timeout_seconds: '9', preset: 'curl, git\nnpm', retry_if: 'ECONNRESET\n(?i)try again\n', stop_if: 'denied', fail_if: 'WARN' },
+  { timeout_seconds: '9', warning_on_retry: 'false', continue_on_error: 'true', budget: 'npm', name: 'setup' },
+  { timeout_seconds: '9', on_retry_command: 'rm -rf x\necho again', args: '--kill-after=30s\n  --seed=1  \n' },
+];
+
+// rootFlags returns the flags that the root action's run.sh gives retry for
+// INPUT, read from a fake retry on PATH that writes its arguments down.
+function rootFlags(input) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flags-test-'));
+  const fake = path.join(dir, 'retry');
+  fs.writeFileSync(fake, `#!/bin/sh
+case $1 in
+  --help) echo "--deadline --delay --max-delay --jitter --retry-on --stop-on --until --preset --retry-if --stop-if --fail-if --budget --name --on-retry --ci-annotations --summary-file --kill-after --seed"; exit 0 ;;
+  explain) exit 0 ;;
+esac
+printf '%s\\0' "$@" > "$FAKE_ARGS"
+`, { mode: 0o755 });
+  const env = {
+    PATH: `${dir}${path.delimiter}${process.env.PATH}`,
+    HOME: dir,
+    RUNNER_OS: 'Linux',
+    RUNNER_TEMP: dir,
+    FAKE_ARGS: path.join(dir, 'args'),
+    INPUT_COMMAND: 'true',
+  };
+  for (const [name, value] of Object.entries(input)) env[`INPUT_${name.toUpperCase()}`] = value;
+  const res = spawnSync('bash', [path.join(ROOT, '.github', 'action', 'run.sh')], { env, encoding: 'utf8' });
+  assert.equal(res.status, 0, `run.sh: ${res.stderr}`);
+  const argv = fs.readFileSync(env.FAKE_ARGS, 'utf8').split('\0').slice(0, -1);
+  fs.rmSync(dir, { recursive: true, force: true });
+  assert.equal(argv[0], '--summary-file');
+  return argv.slice(2, argv.indexOf('--'));
+}
+
+test('retryFlags gives retry the flags that the root action gives it', (t) => {
+  if (process.platform === 'win32') {
+    t.skip('the fake retry is a POSIX shell script');
+    return;
+  }
+  if (spawnSync('bash', ['--version']).error) {
+    t.skip('bash is not on PATH: the root action is a bash script');
+    return;
+  }
+  for (const input of CASES) {
+    assert.deepEqual(retryFlags(input).flags, rootFlags(input), JSON.stringify(input));
+  }
+});
+
+test('retryFlags refuses bad inputs, as the root action does', () => {
+  for (const [input, want] of [
+    [{}, /timeout_minutes or timeout_seconds is required/],
+    [{ timeout_seconds: '1', timeout_minutes: '1' }, /not both/],
+    [{ timeout_seconds: 'x' }, /timeout_seconds must be a number, not "x"/],
+    [{ timeout_seconds: '0' }, /must be more than 0/],
+    [{ timeout_seconds: '1', max_attempts: 'three' }, /whole number/],
+    [{ timeout_seconds: '1', max_attempts: '0' }, /needs a deadline/],
+    [{ deadline: '10' }, /deadline: "10" has no unit: write 10s/],
+    [{ timeout_seconds: '1', retry_on: 'sometimes' }, /retry_on must be any, error, timeout or success/],
+    [{ timeout_seconds: '1', retry_on_exit_code: '256' }, /from 0 to 255/],
+    [{ timeout_seconds: '1', retry_on: 'timeout', retry_on_exit_code: '2' }, /give one of them/],
+    [{ timeout_seconds: '1', retry_on: 'success', preset: 'curl' }, /do not go with/],
+    [{ timeout_seconds: '1', warning_on_retry: 'yes' }, /warning_on_retry must be true or false, not "yes"/],
+    [{ timeout_seconds: '1', command: 'make' }, /command is an input of commands/],
+    [{ timeout_seconds: '1', new_command_on_retry: 'make' }, /new_command_on_retry is an input of commands/],
+    [{ timeout_seconds: '1', shell: 'bash' }, /shell is an input of commands/],
+  ]) {
+    assert.throws(() => retryFlags(input), (err) => err instanceof BadInput && want.test(err.message), JSON.stringify(input));
+  }
+});
+
+test('retryFlags writes on_retry_command into a batch file on Windows', () => {
+  const { flags } = retryFlags({ timeout_seconds: '1', on_retry_command: 'a\nb' }, { os: 'Windows', hookFile: 'C:\\t\\hook.cmd' });
+  assert.deepEqual(flags.slice(flags.indexOf('--on-retry')), ['--on-retry', '"C:\\t\\hook.cmd"']);
+});
+
+test('reportOutputs words the outputs as the root action does', () => {
+  const attempt = { attempt: 2, exit_code: 3, reason: 'exit 3 is in --retry-on' };
+  assert.deepEqual(reportOutputs({ outcome: 'exhausted', exit_code: 3, attempts: [{}, attempt] }), {
+    outcome: 'exhausted', total_attempts: '2', exit_code: '3',
+    exit_error: 'gave up after 2 attempts: exit 3 (exit 3 is in --retry-on)',
+  });
+  assert.equal(reportOutputs({ outcome: 'deadline', exit_code: 124, attempts_total: 1, attempts: [{ attempt: 1, timed_out: true, reason: 'r' }] }).exit_error,
+    'ran out of time after 1 attempt: timed out (r)');
+  assert.equal(reportOutputs({ outcome: 'cancelled', exit_code: 130, attempts: [{ attempt: 1, signal: 'SIGINT' }] }).exit_error,
+    'cancelled after 1 attempt: killed by SIGINT');
+  assert.equal(reportOutputs({ outcome: 'budget', exit_code: 75, attempts: [] }).exit_error, 'budget before any attempt: exit 75');
+  assert.equal(reportOutputs({ outcome: 'failed', exit_code: 1, attempts: [{ attempt: 4, exit_code: 1, reason: 'a\nb' }] }).exit_error,
+    'run 4 failed: exit 1 (a b)');
+});
+
+test('parseActionRef reads the action input as uses: does', () => {
+  assert.deepEqual(parseActionRef(' ./tools/flaky '), { local: './tools/flaky', where: './tools/flaky' });
+  assert.deepEqual(parseActionRef('actions/setup-node@v4'),
+    { owner: 'actions', repo: 'setup-node', path: '', ref: 'v4', where: 'actions/setup-node@v4', repository: 'actions/setup-node' });
+  assert.deepEqual(parseActionRef('github/codeql-action/init@releases/v3'),
+    { owner: 'github', repo: 'codeql-action', path: 'init', ref: 'releases/v3', where: 'github/codeql-action/init@releases/v3', repository: 'github/codeql-action' });
+  for (const [text, want] of [
+    ['', /action is required/],
+    ['actions/checkout', /must be OWNER\/REPO/],
+    ['checkout@v4', /must be OWNER\/REPO/],
+    ['../x@v1', /must be OWNER\/REPO/],
+    ['o/r/../../x@v1', /leaves the repository/],
+    ['docker://alpine:3', /Docker image/],
+  ]) {
+    assert.throws(() => parseActionRef(text), want, text);
+  }
+});

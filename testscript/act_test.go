@@ -14,7 +14,8 @@ import (
 // TestActWorkflow runs the workflow that uses the actions as ./ and ./run
 // for real, with nektos/act running its Linux jobs' steps on this machine.
 // nick-fields-step: the checkout, building retry onto PATH, a
-// nick-fields/retry step, a failing one, one retried at its timeout, one
+// nick-fields/retry step (a flaky pass: flaky=true, and one annotation
+// that says so), a failing one, one retried at its timeout, one
 // whose last attempt sets outputs in a working directory, and the step
 // that checks their outputs. retried-action: a flaky
 // JavaScript action retried by ./run, a later step reading its outputs,
@@ -35,6 +36,7 @@ func TestActWorkflow(t *testing.T) {
 		name  string
 		wants []string
 		node  bool
+		count map[string]int // how many times each is in the output
 	}{
 		{"nick-fields-step", []string{
 			"Success - Main a flaky step, as nick-fields/retry runs it",
@@ -43,14 +45,19 @@ func TestActWorkflow(t *testing.T) {
 			"Success - Main a step whose last attempt sets outputs, in a working directory",
 			"Success - Main the outputs",
 			"Job succeeded",
-		}, false},
+		}, false, map[string]int{
+			// three steps pass on their second attempt: each such flaky
+			// pass is one annotation (and flaky=true, which the workflow
+			// checks)
+			"::warning title=retry bash::passed on attempt 2 of 3 (flaky)": 3,
+		}},
 		{"retried-action", []string{
 			"Success - Main a flaky JavaScript action, retried",
 			"Success - Main the outputs",
 			"flaky post: ran once, after: pre, main 1, main 2, main 3, last step",
 			"Success - Post a flaky JavaScript action, retried",
 			"Job succeeded",
-		}, true},
+		}, true, nil},
 	} {
 		t.Run(job.name, func(t *testing.T) {
 			if _, err := exec.LookPath("node"); job.node && err != nil {
@@ -70,6 +77,11 @@ func TestActWorkflow(t *testing.T) {
 			for _, want := range job.wants {
 				if !strings.Contains(string(out), want) {
 					t.Errorf("act's output lacks %q:\n%s", want, out)
+				}
+			}
+			for want, count := range job.count {
+				if n := strings.Count(string(out), want); n != count {
+					t.Errorf("act's output has %q %d times, want %d:\n%s", want, n, count, out)
 				}
 			}
 		})

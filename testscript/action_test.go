@@ -205,25 +205,8 @@ func runStep(dir, run string, env map[string]string, ctx map[string]string) (int
 		}
 		cmd.Env = append(cmd.Env, name+"="+value)
 	}
-	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
-	defer signal.Stop(signals)
-	if err := cmd.Start(); err != nil {
-		return 0, nil, err
-	}
-	go func() {
-		for sig := range signals {
-			_ = cmd.Process.Signal(sig)
-		}
-	}()
-	status := 0
-	var exit *exec.ExitError
-	if err := cmd.Wait(); errors.As(err, &exit) {
-		status = exit.ExitCode()
-		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			status = 128 + int(ws.Signal())
-		}
-	} else if err != nil {
+	status, err := runRelayingSignals(cmd)
+	if err != nil {
 		return 0, nil, err
 	}
 	outputs, err := readOutputs(outputFile)
@@ -303,4 +286,31 @@ func readYAML(path string, v any) error {
 		return fmt.Errorf("%s: %v", path, err)
 	}
 	return nil
+}
+
+// runRelayingSignals runs cmd, passing on the SIGINT and SIGTERM the test
+// command receives, as a runner passes a job's cancel to its step, and
+// returns its exit status: its code, or 128+N when signal N ended it.
+func runRelayingSignals(cmd *exec.Cmd) (int, error) {
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	go func() {
+		for sig := range signals {
+			_ = cmd.Process.Signal(sig)
+		}
+	}()
+	var exit *exec.ExitError
+	if err := cmd.Wait(); errors.As(err, &exit) {
+		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return 128 + int(ws.Signal()), nil
+		}
+		return exit.ExitCode(), nil
+	} else if err != nil {
+		return 0, err
+	}
+	return 0, nil
 }

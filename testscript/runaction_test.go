@@ -3,7 +3,6 @@
 package testscript_test
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -11,11 +10,9 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -239,25 +236,8 @@ func runNodeStage(file string, env []string) (int, map[string]string, map[string
 	cmd.Dir = os.Getenv("GITHUB_WORKSPACE")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	cmd.Env = append(env, "GITHUB_OUTPUT="+outputFile, "GITHUB_STATE="+stateFile)
-	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
-	defer signal.Stop(signals)
-	if err := cmd.Start(); err != nil {
-		return 0, nil, nil, err
-	}
-	go func() {
-		for sig := range signals {
-			_ = cmd.Process.Signal(sig)
-		}
-	}()
-	status := 0
-	var exit *exec.ExitError
-	if err := cmd.Wait(); errors.As(err, &exit) {
-		status = exit.ExitCode()
-		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			status = 128 + int(ws.Signal())
-		}
-	} else if err != nil {
+	status, err := runRelayingSignals(cmd)
+	if err != nil {
 		return 0, nil, nil, err
 	}
 	outputs, err := readOutputs(outputFile)

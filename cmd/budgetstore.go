@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"errors"
-
 	"github.com/spf13/pflag"
 
 	"github.com/b0a38808/retry/runner"
@@ -15,9 +13,6 @@ const envBudgetStore = "RETRY_BUDGET_STORE"
 
 // storeForms is the hint of a bad store URL.
 const storeForms = "the forms are redis://[[USER]:PASSWORD@]HOST[:PORT][/DB] (rediss:// for TLS), redis+sentinel://[[USER]:PASSWORD@]HOST[:PORT][,HOST[:PORT]...]/MASTER[/DB] and unix:///PATH?db=N; the parameters cacert, cert, key, sni and timeout"
-
-// helperHint is the hint of a TLS store without its helper.
-const helperHint = "install it with go install github.com/b0a38808/retry/cmd/retry-tls@latest; the release archives carry it beside retry"
 
 // storeOptions are the flags that keep a budget in Redis, shared by every
 // machine that names it there (docs/at-scale.md, "A budget for a fleet").
@@ -75,11 +70,7 @@ func (o *storeOptions) configure(fs *pflag.FlagSet, getenv func(string) string) 
 		return usagef(storeForms, "%s: %s", source, err)
 	}
 	if err := addr.LoadTLS(); err != nil {
-		hint := ""
-		if errors.Is(err, redisstore.ErrNoHelper) {
-			hint = helperHint
-		}
-		return usagef(hint, "%s: %s", source, err)
+		return usagef("", "%s: %s", source, err)
 	}
 	o.addr = &addr
 	return nil

@@ -24,7 +24,7 @@ import (
 //
 // which serves a fake release TAG of retry on a loopback port, as GitHub
 // serves a release's assets: /TAG/retry_VERSION_linux_amd64.tar.gz holds
-// the retry and retry-tls on PATH, and /TAG/checksums.txt its SHA-256, wrong with
+// the retry on PATH, and /TAG/checksums.txt its SHA-256, wrong with
 // -badsum. It sets RELEASES to the base URL and logs each request to
 // $WORK/release-requests.
 func releaseServer(ts *testscript.TestScript, neg bool, args []string) {
@@ -40,12 +40,8 @@ func releaseServer(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	exe, err := os.ReadFile(bin)
 	ts.Check(err)
-	helperBin, err := exec.LookPath("retry-tls")
-	ts.Check(err)
-	helper, err := os.ReadFile(helperBin)
-	ts.Check(err)
 	name := fmt.Sprintf("retry_%s_linux_amd64.tar.gz", strings.TrimPrefix(tag, "v"))
-	archive := tarGz(ts, map[string][]byte{"retry": exe, "retry-tls": helper, "README.md": []byte("retry\n")})
+	archive := tarGz(ts, map[string][]byte{"retry": exe, "README.md": []byte("retry\n")})
 	sum := sha256.Sum256(archive)
 	if badSum {
 		sum[0] ^= 0xff

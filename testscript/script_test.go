@@ -1,8 +1,8 @@
 //go:build unix
 
 // Package testscript_test runs retry's black-box scripts: each file in
-// testdata is a session at a terminal, with retry and retry-tls on $PATH.
-// It is tests, not API.
+// testdata is a session at a terminal, with retry on $PATH. It is tests,
+// not API.
 package testscript_test
 
 import (
@@ -20,7 +20,6 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/b0a38808/retry/cmd"
-	"github.com/b0a38808/retry/runner/budget/redisstore/tlsrelay"
 	"github.com/b0a38808/retry/testscript/internal/scriptcmd"
 )
 
@@ -29,7 +28,6 @@ var update = flag.Bool("u", false, "update the scripts' golden files")
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"retry":     func() { os.Exit(cmd.Execute("v0.0.0-test", os.Args[1:])) },
-		"retry-tls": func() { os.Exit(tlsrelay.Main(os.Args[1:], os.Stderr)) },
 		"onattempt": onAttemptMain,
 		"action":    actionMain,
 		"runaction": runActionMain,

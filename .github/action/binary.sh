@@ -5,8 +5,7 @@
 # A retry on PATH is used when the version input is empty and the action
 # was not used at a release tag (a branch, a commit, or ./). Otherwise the
 # release archive for this runner is downloaded, checked against the
-# release's checksums.txt, and kept in the runner's tool cache, with
-# retry-tls, the TLS helper of rediss:// budget stores, beside retry.
+# release's checksums.txt, and kept in the runner's tool cache.
 #
 # RETRY_ACTION_DOWNLOAD_URL replaces the releases' base URL
 # (https://github.com/OWNER/REPO/releases/download) and RETRY_ACTION_GIT_URL
@@ -175,9 +174,7 @@ fetch_release() {
   fi
   mkdir -p "$work/x" "$cache" || return 1
   if [ "$os" != windows ]; then
-    # and retry-tls, the TLS helper of rediss:// budget stores, which retry
-    # finds beside itself (a release older than it has none)
-    (cd "$work/x" && tar -xzf "../$archive" "$exe" && { tar -xzf "../$archive" retry-tls 2>/dev/null || true; })
+    (cd "$work/x" && tar -xzf "../$archive" "$exe")
   elif command -v unzip >/dev/null 2>&1; then
     unzip -q -o "$work/$archive" "$exe" -d "$work/x"
   else
@@ -188,13 +185,7 @@ fetch_release() {
     return 1
   }
   # Into place by a rename in the cache's directory, so that another job
-  # on this machine never runs half a binary; the helper first, so that
-  # retry is never there without it.
-  if [ -f "$work/x/retry-tls" ] && ! { mv -f "$work/x/retry-tls" "$cache/.retry-tls.$$" &&
-    chmod +x "$cache/.retry-tls.$$" && mv -f "$cache/.retry-tls.$$" "$cache/retry-tls"; }; then
-    fail "could not put retry-tls of retry $tag into $cache"
-    return 1
-  fi
+  # on this machine never runs half a binary.
   if ! { mv -f "$work/x/$exe" "$cache/.$exe.$$" && chmod +x "$cache/.$exe.$$" &&
     mv -f "$cache/.$exe.$$" "$cache/$exe" && touch "$cache.complete"; }; then
     fail "could not put retry $tag into $cache"

@@ -26,13 +26,9 @@ func Prepare(cmd *exec.Cmd) {
 type groupSys struct{}
 
 // Start starts cmd, prepared with Prepare, with start (cmd.Start, or a
-// function that calls it) and returns its group. It waits for a helper's
-// start under way (StartHelper).
+// function that calls it) and returns its group.
 func Start(cmd *exec.Cmd, start func() error) (*Group, error) {
-	starting.RLock()
-	err := start()
-	starting.RUnlock()
-	if err != nil {
+	if err := start(); err != nil {
 		return nil, err
 	}
 	return &Group{cmd: cmd}, nil

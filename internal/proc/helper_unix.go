@@ -7,14 +7,9 @@ import (
 	"os/exec"
 	"runtime"
 	"strconv"
-	"sync"
 
 	"golang.org/x/sys/unix"
 )
-
-// starting is held by StartHelper, and shared by the starts of attempts
-// (Start), which must not see the inherited descriptors marked.
-var starting sync.RWMutex
 
 // StartHelper starts cmd, a helper of retry's own (a relay, a watchdog),
 // without the descriptors above stderr that retry inherited from its
@@ -22,12 +17,9 @@ var starting sync.RWMutex
 // 3>file`); a helper that outlives the attempt must not hold them, or a
 // caller waiting for the end of such a pipe (`x=$(retry ... 3>&1)`) would
 // wait for the helper. They are marked close-on-exec while cmd starts,
-// then restored; no attempt starts meanwhile (Start waits), since a
-// helper may start at any time (a budget store's TLS connection, made
-// again while an attempt runs).
+// then restored. Nothing else starts a process meanwhile: retry starts
+// its helpers only while no attempt is being started.
 func StartHelper(cmd *exec.Cmd) error {
-	starting.Lock()
-	defer starting.Unlock()
 	var marked []int
 	dir := "/dev/fd"
 	if runtime.GOOS == "linux" {

@@ -57,21 +57,33 @@ func TestUnavailable(t *testing.T) {
 	}
 }
 
-// TestServerRestarted: a connection the server closed while it was idle
-// is opened again before the next call, which goes on with no error.
+// TestServerRestarted: a connection the server closed while it was idle,
+// plain or TLS, is opened again before the next call, which goes on with
+// no error.
 func TestServerRestarted(t *testing.T) {
-	srv := server(t, redistest.Config{})
-	ctx := context.Background()
-	s := open(t, srv.URL(), "restarted", Options{})
-	if _, err := s.RecordFirst(ctx, time.Time{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Restart(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(idle)
-	if snap, err := s.RecordFirst(ctx, time.Time{}); err != nil || snap.Firsts != 1 {
-		t.Fatalf("after a restart: %+v, %v; want 1 first (the server lost the other)", snap, err)
+	for _, tc := range []struct {
+		name  string
+		start func(*testing.T, redistest.Config) *redistest.Server
+	}{{"plain", server}, {"tls", tlsServer}} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := tc.start(t, redistest.Config{})
+			url := srv.URL()
+			if srv.CAFile != "" {
+				url += "?cacert=" + srv.CAFile
+			}
+			ctx := context.Background()
+			s := open(t, url, "restarted", Options{})
+			if _, err := s.RecordFirst(ctx, time.Time{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := srv.Restart(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(idle)
+			if snap, err := s.RecordFirst(ctx, time.Time{}); err != nil || snap.Firsts != 1 {
+				t.Fatalf("after a restart: %+v, %v; want 1 first (the server lost the other)", snap, err)
+			}
+		})
 	}
 }
 

@@ -222,8 +222,7 @@ func TestLeaseRenewed(t *testing.T) {
 
 // TestMain runs the test binary as a slot holder when asked to (the
 // SIGKILL test kills it), or to count one first attempt in a process of
-// its own (the system's roots are read once by a process); else it runs
-// the tests with the TLS helper built and on PATH.
+// its own (the system's roots are read once by a process).
 func TestMain(m *testing.M) {
 	if url := os.Getenv("REDISSTORE_TEST_FIRST"); url != "" {
 		a, err := ParseURL(url)
@@ -249,13 +248,7 @@ func TestMain(m *testing.M) {
 		time.Sleep(time.Minute)
 		os.Exit(0)
 	}
-	if url := os.Getenv("REDISSTORE_TEST_HELPER"); url != "" {
-		helperChild(url)
-	}
-	removeHelper := installHelper()
-	code := m.Run()
-	removeHelper()
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
 // TestHolderKilled: a holder killed by SIGKILL frees its slot when its

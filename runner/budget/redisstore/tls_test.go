@@ -16,7 +16,6 @@ import (
 // redis-server or openssl.
 func tlsServer(t *testing.T, cfg redistest.Config) *redistest.Server {
 	t.Helper()
-	needHelper(t)
 	cfg.TLS = true
 	s, err := redistest.Start(t.TempDir(), cfg)
 	if errors.Is(err, redistest.ErrNoServer) || errors.Is(err, redistest.ErrNoOpenSSL) {

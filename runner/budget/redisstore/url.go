@@ -1,6 +1,7 @@
 package redisstore
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -58,7 +59,7 @@ type Address struct {
 	// Timeout bounds each call (timeout=); zero is DefaultTimeout.
 	Timeout time.Duration
 
-	tls *tlsSetup // by LoadTLS, from CACert, Cert and Key
+	tls *tls.Config // by LoadTLS, from CACert, Cert and Key
 }
 
 // The forms of a store URL, for hints.

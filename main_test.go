@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"unsafe"
@@ -58,6 +59,14 @@ func TestPlainRunOpensNothing(t *testing.T) {
 	}
 	opened := watchOpens(t, certs)
 
+	// The environment, without what an enclosing retry or the host's
+	// settings would pass on.
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "RETRY_") && !strings.HasPrefix(kv, "SSL_CERT_") {
+			env = append(env, kv)
+		}
+	}
 	byRoots := "rediss://" + addr + "/?timeout=2s"
 	byCA := "rediss://" + addr + "/?timeout=2s&cacert=" + filepath.Join(certs, "ca.pem")
 	for _, tc := range []struct {
@@ -73,7 +82,7 @@ func TestPlainRunOpensNothing(t *testing.T) {
 	} {
 		conns.Store(0)
 		cmd := exec.Command(retry, tc.args...)
-		cmd.Env = append(os.Environ(), "RETRY_BUDGET_STORE="+tc.store,
+		cmd.Env = append(env, "RETRY_BUDGET_STORE="+tc.store,
 			"SSL_CERT_FILE="+filepath.Join(certs, "roots.pem"), "SSL_CERT_DIR="+filepath.Join(certs, "dir"))
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr

@@ -18,8 +18,8 @@
 # compiler is installed, as `go install` does), and as .goreleaser.yaml builds
 # the releases (CGO_ENABLED=0, -ldflags '-s -w').
 # The goal (docs/dev/performance.md, "Start-up"): the release build's wall time at most
-# 1.1x floor-cobra's and no more than recur's, peak RSS under 8 MiB; the floor
-# ratios are printed too. Beside the wall time, the CPU time (user + system,
+# 1.2x floor-cobra's and 1.1x recur's, peak RSS under 8 MiB; the floor ratios
+# are printed too. Beside the wall time, the CPU time (user + system,
 # as hyperfine reports it: on a shared machine it moves less than the wall).
 # The script also prints floor-cobra against the floor: what a cobra program
 # that forwards signals costs beyond any Go wrapper, on this machine.
@@ -211,14 +211,14 @@ echo
 for c in $RETRY $RELEASE; do
 	awk -v name="${names[c]}" -v w="${wall[c]}" -v f="${wall[COBRA]}" -v k="${rss[c]}" 'BEGIN {
 		ratio = w / f
-		printf "goal, %s: wall <= 1.10x floor-cobra: %.2fx -> %s", name, ratio, (ratio <= 1.10 ? "met" : "MISSED")
+		printf "goal, %s: wall <= 1.20x floor-cobra: %.2fx -> %s", name, ratio, (ratio <= 1.20 ? "met" : "MISSED")
 		if (k == "nan") print "; peak RSS < 8 MiB: not measured"
 		else printf "; peak RSS < 8 MiB: %.1f MiB -> %s\n", k / 1024, (k < 8192 ? "met" : "MISSED")
 	}'
 done
 if ((RECUR_ROW >= 0)); then
 	awk -v w="${wall[RELEASE]}" -v r="${wall[RECUR_ROW]}" -v u="${cpu[RELEASE]}" -v q="${cpu[RECUR_ROW]}" 'BEGIN {
-		printf "goal, retry-release: wall <= recur: %.2fx -> %s", w / r, (w <= r ? "met" : "MISSED")
+		printf "goal, retry-release: wall <= 1.10x recur: %.2fx -> %s", w / r, (w / r <= 1.10 ? "met" : "MISSED")
 		if (u == "nan" || q == "nan") print ""
 		else printf " (CPU: %.2fx)\n", u / q
 	}'

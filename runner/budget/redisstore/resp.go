@@ -82,13 +82,17 @@ func (c *conn) do(ctx context.Context, args ...string) (any, error) {
 // was idle, or sent something unasked: a command sent on it would be
 // lost, and could not be sent again, not knowing whether it ran. It
 // looks only after a second unused (a server that dies between two calls
-// in quick succession is rare, and the look waits 100µs).
+// in quick succession is rare). A plain socket is looked at without
+// waiting; through TLS the look waits 100µs.
 func (c *conn) stale() bool {
 	if c.r.Buffered() > 0 {
 		return true
 	}
 	if time.Since(c.used) < idle {
 		return false
+	}
+	if found, ok := closedOrTalking(c.c); ok {
+		return found
 	}
 	c.c.SetReadDeadline(time.Now().Add(100 * time.Microsecond))
 	_, err := c.r.Peek(1)

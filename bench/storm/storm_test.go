@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -34,7 +35,10 @@ func testTools(t *testing.T) tools {
 		t.Fatal(err)
 	}
 	bin := t.TempDir()
-	tl := tools{retry: filepath.Join(bin, "retry"), client: filepath.Join(bin, "stormclient"), env: []string{"PATH=/usr/bin:/bin", "HOME=" + bin}}
+	tl := tools{retry: filepath.Join(bin, "retry"), client: filepath.Join(bin, "stormclient"), env: []string{"PATH=/usr/bin:/bin", "HOME=" + bin,
+		// A binary built with the race detector sleeps a second as it
+		// exits unless told not to.
+		"GORACE=" + strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0")}}
 	for _, link := range []string{tl.retry, tl.client} {
 		if err := os.Symlink(self, link); err != nil {
 			t.Fatal(err)

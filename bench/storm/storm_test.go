@@ -56,8 +56,8 @@ func TestSharedBudgetHoldsTheRule(t *testing.T) {
 	p := plan{
 		clients: 30, interval: 3 * time.Second, outage: 6 * time.Second, // and no after: it never recovers
 		seed:       1,
-		retryFlags: []string{"-a", "5", "-d", "1s", "--delay", "200ms", "--max-delay", "1s"},
-		deadline:   time.Second, maxDelay: time.Second,
+		retryFlags: []string{"-a", "5", "-d", "3s", "--delay", "200ms", "--max-delay", "1s"},
+		deadline:   3 * time.Second, maxDelay: time.Second,
 		ratio: 0.1, floor: 10,
 	}
 	pol := policy{name: "shared budget", flags: []string{"--budget", "storm"}, budget: true}
@@ -75,7 +75,7 @@ func TestSharedBudgetHoldsTheRule(t *testing.T) {
 		if o.err != nil {
 			t.Fatalf("operation at %v: %v", o.at, o.err)
 		}
-		if o.rep.ElapsedMS > o.rep.DeadlineMS || o.rep.DeadlineMS != 1000 {
+		if o.rep.ElapsedMS > o.rep.DeadlineMS || o.rep.DeadlineMS != 3000 {
 			t.Errorf("operation at %v took %.1f ms of its deadline of %.0f ms", o.at, o.rep.ElapsedMS, o.rep.DeadlineMS)
 		}
 		reported += int64(max(o.rep.AttemptsTotal, len(o.rep.Attempts)) - 1)
@@ -83,20 +83,23 @@ func TestSharedBudgetHoldsTheRule(t *testing.T) {
 			outOfBudget++
 		}
 	}
-	if firsts != int64(len(r.ops)) || retries != reported {
+	// Every operation's first attempt is counted in the budget; an
+	// attempt cut by the deadline on a slow machine may not reach the
+	// service.
+	if firsts > int64(len(r.ops)) || retries > reported {
 		t.Errorf("the service saw %d first attempts and %d retries; the %d operations reported %d retries", firsts, retries, len(r.ops), reported)
 	}
 	// One window's allowance, or one for each window the run spanned on
 	// a machine so loaded that it took more than one.
 	windows := int64(math.Ceil(r.elapsed.Seconds() / (budget.Window - time.Second).Seconds()))
 	rule := budget.Policy{Ratio: p.ratio, Floor: p.floor}
-	allowed := rule.Allowance(firsts) + (windows-1)*int64(p.floor)
-	if retries > allowed {
-		t.Errorf("the service saw %d retries for %d first attempts in %v; the rule allows %d", retries, firsts, r.elapsed, allowed)
+	allowed := rule.Allowance(int64(len(r.ops))) + (windows-1)*int64(p.floor)
+	if reported > allowed {
+		t.Errorf("%d operations made %d retries in %v; the rule allows %d", len(r.ops), reported, r.elapsed, allowed)
 	}
 	if outOfBudget == 0 {
 		t.Errorf("no operation ran out of budget: %d retries for %d first attempts did not test the rule", retries, firsts)
 	}
-	t.Logf("%d operations: %d first attempts, %d retries (the rule allows %d), %d out of budget, in %v",
-		len(r.ops), firsts, retries, allowed, outOfBudget, r.elapsed.Round(time.Millisecond))
+	t.Logf("%d operations made %d retries (the rule allows %d), %d ran out of budget; the service saw %d first attempts and %d retries; %v",
+		len(r.ops), reported, allowed, outOfBudget, firsts, retries, r.elapsed.Round(time.Millisecond))
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -78,8 +80,22 @@ func markdown(p plan, figs []figures, retry string) string {
 		}
 		b.WriteString(".\n")
 	}
-	fmt.Fprintf(&b, "\nretry under test: %s.\n", retry)
+	fmt.Fprintf(&b, "\nretry under test: %s; %s.\n", retry, machine())
 	return b.String()
+}
+
+// machine names the processor and counts the cores.
+func machine() string {
+	model := "an unknown processor"
+	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				model = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%d cores of %s, %s", runtime.NumCPU(), model, runtime.Version())
 }
 
 // chart geometry, in pixels.
@@ -93,16 +109,18 @@ const (
 	svgH     = legendY + 45
 )
 
-// style returns the stroke of policy i: a colour (Okabe-Ito, readable with
-// colour blindness, as bench/jittersim draws), a dash pattern and a width;
+// style returns the stroke of policy pol: a colour (Okabe-Ito, readable
+// with colour blindness, as bench/jittersim draws), a dash pattern and a
+// width, by its number, so that a policy looks the same in every chart;
 // retry's defaults are drawn heavier.
-func style(i int, name string) (colour, dash string, width int) {
+func style(pol policy) (colour, dash string, width int) {
 	colours := []string{"#D55E00", "#0072B2", "#009E73", "#000000", "#E69F00"}
 	dashes := []string{"2,3", "", "8,4", "4,2,1,2", "12,3,3,3"}
 	width = 2
-	if name == "defaults" {
+	if pol.n == 2 {
 		width = 3
 	}
+	i := pol.n - 1
 	return colours[i%len(colours)], dashes[i%len(dashes)], width
 }
 
@@ -133,9 +151,9 @@ func svg(p plan, figs []figures) string {
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n",
 		svgWidth, svgH, svgWidth, svgH)
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#ffffff"/>`+"\n", svgWidth, svgH)
-	// The x axis runs to the end of the last start and the operations
-	// it started.
-	span := int64(p.span()/time.Second) + 15
+	// The x axis ends with the last start, after which the offered load
+	// stops.
+	span := int64(p.span() / time.Second)
 	var top int64
 	for _, f := range figs {
 		for i, v := range f.reqTimeline {
@@ -171,8 +189,8 @@ func svg(p plan, figs []figures) string {
 		16, plotT+plotH/2, 16, plotT+plotH/2)
 	offered := py(int64(p.offered() + 0.5))
 	fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#777777" stroke-dasharray="1,3"/>`+"\n", px(0), offered, px(span), offered)
-	for i, f := range figs {
-		colour, dash, width := style(i, f.policy.name)
+	for _, f := range figs {
+		colour, dash, width := style(f.policy)
 		var pts []string
 		for s, v := range f.reqTimeline {
 			if int64(s) >= span {
@@ -184,8 +202,8 @@ func svg(p plan, figs []figures) string {
 			colour, width, dashAttr(dash), strings.Join(pts, " "))
 	}
 	x := plotL
-	for i, f := range figs {
-		colour, dash, width := style(i, f.policy.name)
+	for _, f := range figs {
+		colour, dash, width := style(f.policy)
 		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="%d"%s/>`+"\n",
 			x, legendY, x+36, legendY, colour, width, dashAttr(dash))
 		fmt.Fprintf(&b, `<text x="%d" y="%d">%s</text>`+"\n", x+42, legendY+4, f.policy.name)

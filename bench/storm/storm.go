@@ -50,6 +50,7 @@ const (
 
 // policy is one way of running the same clients.
 type policy struct {
+	n     int // its number, from 1
 	name  string
 	flags []string // given to every retry, after plan.retryFlags
 	state state
@@ -62,11 +63,11 @@ type policy struct {
 // policies are the five the storm compares.
 func policies() []policy {
 	return []policy{
-		{name: "no jitter", flags: []string{"--jitter", "none"}},
-		{name: "defaults", flags: nil},
-		{name: "shared budget", flags: []string{"--budget", "storm"}, budget: true},
-		{name: "fleet budget (Redis)", flags: []string{"--budget", "storm"}, state: ownState, store: true, budget: true},
-		{name: "own budget each", flags: []string{"--budget", "storm"}, state: ownState},
+		{n: 1, name: "no jitter", flags: []string{"--jitter", "none"}},
+		{n: 2, name: "defaults", flags: nil},
+		{n: 3, name: "shared budget", flags: []string{"--budget", "storm"}, budget: true},
+		{n: 4, name: "fleet budget (Redis)", flags: []string{"--budget", "storm"}, state: ownState, store: true, budget: true},
+		{n: 5, name: "own budget each", flags: []string{"--budget", "storm"}, state: ownState},
 	}
 }
 

@@ -154,6 +154,11 @@ func runPolicy(ctx context.Context, p plan, pol policy, t tools, dir string) (ru
 	ops := schedule(p)
 	// Bins for the operations' last retries too: a deadline after the
 	// last start.
+	// The budget counts per second of the clock: started on a whole
+	// second, the outage's minute is one window of the budget's.
+	if err := sleepUntil(ctx, time.Now().Truncate(time.Second).Add(time.Second)); err != nil {
+		return res, err
+	}
 	ends := p.before + p.outage
 	if p.after == 0 {
 		ends = math.MaxInt64 // the outage never ends

@@ -92,14 +92,11 @@ type op struct {
 
 // report is the part of retry's JSON report the storm reads.
 type report struct {
-	Outcome    string  `json:"outcome"`
-	ExitCode   int     `json:"exit_code"`
-	ElapsedMS  float64 `json:"elapsed_ms"`
-	DeadlineMS float64 `json:"deadline_ms"`
-	Attempts   []struct {
-		Attempt int `json:"attempt"`
-	} `json:"attempts"`
-	AttemptsTotal int `json:"attempts_total"`
+	Outcome       string     `json:"outcome"`
+	ElapsedMS     float64    `json:"elapsed_ms"`
+	DeadlineMS    float64    `json:"deadline_ms"`
+	Attempts      []struct{} `json:"attempts"`
+	AttemptsTotal int        `json:"attempts_total"`
 }
 
 // run is what one policy's storm left.
@@ -152,8 +149,6 @@ func runPolicy(ctx context.Context, p plan, pol policy, t tools, dir string) (ru
 	}
 	cpu0 := redisCPU(rs)
 	ops := schedule(p)
-	// Bins for the operations' last retries too: a deadline after the
-	// last start.
 	// The budget counts per second of the clock: started on a whole
 	// second, the outage's minute is one window of the budget's.
 	if err := sleepUntil(ctx, time.Now().Truncate(time.Second).Add(time.Second)); err != nil {
@@ -163,6 +158,8 @@ func runPolicy(ctx context.Context, p plan, pol policy, t tools, dir string) (ru
 	if p.after == 0 {
 		ends = math.MaxInt64 // the outage never ends
 	}
+	// Bins for the operations' last retries too: a deadline after the
+	// last start.
 	svc, err := startService(p.before, ends, p.span()+p.deadline+10*time.Second)
 	if err != nil {
 		return res, err

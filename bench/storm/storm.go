@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -248,5 +247,3 @@ func loadavg() [3]float64 {
 	return l
 }
 
-// errInvalid marks a run whose clients did not keep the stated rate.
-var errInvalid = errors.New("invalid run")

@@ -246,4 +246,3 @@ func loadavg() [3]float64 {
 	}
 	return l
 }
-

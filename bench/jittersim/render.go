@@ -1,10 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/b0a38808/retry/internal/docpage"
 )
 
 // The markers around the part of docs/jitter.md that this program writes.
@@ -16,15 +17,7 @@ const (
 // replaceGenerated returns page with the text between the markers
 // replaced by generated.
 func replaceGenerated(page, generated string) (string, error) {
-	before, rest, ok := strings.Cut(page, beginMarker)
-	if !ok {
-		return "", errors.New("no line " + strings.TrimSpace(beginMarker))
-	}
-	_, after, ok := strings.Cut(rest, endMarker)
-	if !ok {
-		return "", errors.New("no line " + strings.TrimSpace(endMarker))
-	}
-	return before + beginMarker + generated + endMarker + after, nil
+	return docpage.Replace(page, beginMarker, endMarker, generated)
 }
 
 // tenths formats v/10 with one decimal.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/b0a38808/retry/internal/docpage"
 	"github.com/b0a38808/retry/runner/classify"
 )
 
@@ -104,15 +105,7 @@ func presetNames(ps []classify.Preset) string {
 
 // withPresetNames returns page with the names of ps between its markers.
 func withPresetNames(page string, ps []classify.Preset) (string, error) {
-	before, rest, ok := strings.Cut(page, presetNamesBegin)
-	if !ok {
-		return "", fmt.Errorf("no %q", presetNamesBegin)
-	}
-	_, after, ok := strings.Cut(rest, presetNamesEnd)
-	if !ok {
-		return "", fmt.Errorf("no %q after %q", presetNamesEnd, presetNamesBegin)
-	}
-	return before + presetNamesBegin + presetNames(ps) + presetNamesEnd + after, nil
+	return docpage.Replace(page, presetNamesBegin, presetNamesEnd, presetNames(ps))
 }
 
 // writePresetNames rewrites the preset names of each page in dir.

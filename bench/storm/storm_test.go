@@ -74,8 +74,8 @@ func testBudgetHoldsTheRule(t *testing.T, pol policy) {
 		clients: 30, interval: 3 * time.Second, outage: 6 * time.Second, // and no after: it never recovers
 		seed:       1,
 		retryFlags: []string{"-a", "5", "-d", "1s", "--delay", "200ms", "--max-delay", "1s"},
-		deadline:   time.Second, maxDelay: time.Second,
-		ratio: 0.1, floor: 10,
+		deadline:   time.Second,
+		rule:       budget.DefaultPolicy(),
 	}
 	r, err := runPolicy(context.Background(), p, pol, testTools(t), t.TempDir())
 	if errors.Is(err, redistest.ErrNoServer) {
@@ -116,8 +116,7 @@ func testBudgetHoldsTheRule(t *testing.T, pol policy) {
 	// One window's allowance, or one for each window the run spanned on
 	// a machine so loaded that it took more than one.
 	windows := int64(math.Ceil(r.elapsed.Seconds() / (budget.Window - time.Second).Seconds()))
-	rule := budget.Policy{Ratio: p.ratio, Floor: p.floor}
-	allowed := rule.Allowance(int64(len(r.ops))) + (windows-1)*int64(p.floor)
+	allowed := p.rule.Allowance(int64(len(r.ops))) + (windows-1)*int64(p.rule.Floor)
 	if reported > allowed {
 		t.Errorf("%d operations made %d retries in %v; the rule allows %d", len(r.ops), reported, r.elapsed, allowed)
 	}

@@ -78,10 +78,9 @@ func analyse(p plan, r run) figures {
 	// The rule's allowance for the outage: one window's, for each
 	// window that tiles it back from its end; the first may reach back
 	// before the outage, whose first attempts pay for retries too.
-	rule := budget.Policy{Ratio: p.ratio, Floor: p.floor}
 	var allowance int64
 	for w := up; w > down; w -= budget.Window {
-		allowance += rule.Allowance(sumBins(r.firsts, max(w-budget.Window, 0), w))
+		allowance += p.rule.Allowance(sumBins(r.firsts, max(w-budget.Window, 0), w))
 	}
 	f.bound = float64(f.firstsOut + allowance)
 	for i := len(r.retries) - 1; i >= int(up/binWidth); i-- {

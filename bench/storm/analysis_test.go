@@ -3,6 +3,8 @@ package main
 import (
 	"testing"
 	"time"
+
+	"github.com/b0a38808/retry/runner/budget"
 )
 
 // bins returns per-bin counts over span: rate a second in [from, to).
@@ -22,7 +24,7 @@ func bins(span time.Duration, rate float64, from, to time.Duration) []int64 {
 }
 
 func TestAnalyse(t *testing.T) {
-	p := plan{clients: 100, interval: 10 * time.Second, before: 20 * time.Second, outage: 60 * time.Second, after: 30 * time.Second, ratio: 0.1, floor: 10}
+	p := plan{clients: 100, interval: 10 * time.Second, before: 20 * time.Second, outage: 60 * time.Second, after: 30 * time.Second, rule: budget.Policy{Ratio: 0.1, Floor: 10}}
 	span := 130 * time.Second
 	steady := bins(span, 10, 0, p.span())
 	for _, tc := range []struct {

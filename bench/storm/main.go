@@ -33,6 +33,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/b0a38808/retry/runner/budget"
 )
 
 func main() {
@@ -52,8 +54,8 @@ func defaultPlan() plan {
 		before: 20 * time.Second, outage: 60 * time.Second, after: 30 * time.Second,
 		seed:       1,
 		retryFlags: []string{"-a", "5", "-d", "30s", "--max-delay", "5s"},
-		deadline:   30 * time.Second, maxDelay: 5 * time.Second,
-		ratio: 0.1, floor: 10,
+		deadline:   30 * time.Second,
+		rule:       budget.DefaultPolicy(),
 	}
 }
 

@@ -13,18 +13,30 @@ func redisCPU(s *redistest.Server) float64 {
 	if s == nil {
 		return 0
 	}
-	v, err := s.Do("INFO", "cpu")
-	text, ok := v.(string)
-	if err != nil || !ok {
+	info, err := s.DoString("INFO", "cpu")
+	if err != nil {
 		return 0
 	}
-	var sum float64
-	for _, line := range strings.Split(text, "\n") {
-		k, val, ok := strings.Cut(strings.TrimSpace(line), ":")
-		if ok && (k == "used_cpu_sys" || k == "used_cpu_user") {
-			f, _ := strconv.ParseFloat(val, 64)
-			sum += f
+	sys, _ := strconv.ParseFloat(infoField(info, "used_cpu_sys"), 64)
+	user, _ := strconv.ParseFloat(infoField(info, "used_cpu_user"), 64)
+	return sys + user
+}
+
+// redisVersion names the server of an INFO server reply.
+func redisVersion(info string) string {
+	if v := infoField(info, "redis_version"); v != "" {
+		return "Redis " + v
+	}
+	return "Redis"
+}
+
+// infoField returns the value of key in an INFO reply, "" when it has
+// none.
+func infoField(info, key string) string {
+	for _, line := range strings.Split(info, "\n") {
+		if k, v, ok := strings.Cut(strings.TrimSpace(line), ":"); ok && k == key {
+			return v
 		}
 	}
-	return sum
+	return ""
 }

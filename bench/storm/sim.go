@@ -6,7 +6,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -76,7 +75,7 @@ func runSim(ctx context.Context, cfg simConfig, w io.Writer) error {
 		}
 		defer stores[i].Close()
 	}
-	version, _ := rs.Do("INFO", "server")
+	version, _ := rs.DoString("INFO", "server")
 
 	// The simulation: each client's operations, on the schedule of the
 	// storm's clients, against a service that always fails.
@@ -223,15 +222,4 @@ func simOp(ctx context.Context, cfg simConfig, st *redisstore.Store, cnt *simCou
 			return
 		}
 	}
-}
-
-// redisVersion picks redis_version out of INFO server.
-func redisVersion(info any) string {
-	s, _ := info.(string)
-	for _, line := range strings.Split(s, "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "redis_version:"); ok {
-			return "Redis " + v
-		}
-	}
-	return "Redis"
 }

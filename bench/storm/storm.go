@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/b0a38808/retry/internal/redistest"
+	"github.com/b0a38808/retry/runner/budget"
 )
 
 // plan is the offered load and the outage, the same for every policy.
@@ -28,9 +29,9 @@ type plan struct {
 	// retryFlags are given to every retry, before the policy's own.
 	retryFlags []string
 	deadline   time.Duration // the -d among retryFlags
-	maxDelay   time.Duration // the --max-delay among retryFlags
-	ratio      float64       // the budget's ratio and floor, for the goals
-	floor      int
+	// rule is the budget's, for the goals: retry's default, which no
+	// flag changes.
+	rule budget.Policy
 }
 
 // span is the time over which operations start.
@@ -54,7 +55,7 @@ type policy struct {
 	flags []string // given to every retry, after plan.retryFlags
 	state state
 	store bool // start a redis-server and give --budget-store
-	// budget says that the rule of plan.ratio and plan.floor bounds the
+	// budget says that plan.rule bounds the
 	// service's load, shared by all clients.
 	budget bool
 }

@@ -1,9 +1,8 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,37 +15,25 @@ import (
 // for each of its subcommands, the OPTIONS sections with manOptions': cobra
 // prints each flag's default raw, as --quiet[=false] and --deadline="".
 func fixOptions(c *cobra.Command, dir string) error {
-	for _, sub := range c.Commands() {
-		if !sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand() {
-			continue
+	return rewritePages(c, dir, "-", ".1", func(c *cobra.Command, page string) (string, error) {
+		start := strings.Index(page, ".SH OPTIONS\n")
+		if start < 0 {
+			return page, nil // a command without flags
 		}
-		if err := fixOptions(sub, dir); err != nil {
-			return err
+		end := start + len(".SH OPTIONS\n")
+		for {
+			next := strings.Index(page[end:], "\n.SH ")
+			if next < 0 {
+				return "", errors.New("nothing after OPTIONS")
+			}
+			end += next + 1
+			if !strings.HasPrefix(page[end:], ".SH OPTIONS INHERITED") {
+				break
+			}
+			end += len(".SH ")
 		}
-	}
-	path := filepath.Join(dir, strings.ReplaceAll(c.CommandPath(), " ", "-")+".1")
-	page, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	start := strings.Index(string(page), ".SH OPTIONS\n")
-	if start < 0 {
-		return nil // a command without flags
-	}
-	end := start + len(".SH OPTIONS\n")
-	for {
-		next := strings.Index(string(page[end:]), "\n.SH ")
-		if next < 0 {
-			return fmt.Errorf("%s: nothing after OPTIONS", path)
-		}
-		end += next + 1
-		if !strings.HasPrefix(string(page[end:]), ".SH OPTIONS INHERITED") {
-			break
-		}
-		end += len(".SH ")
-	}
-	fixed := string(page[:start]) + manOptions(c) + "\n" + string(page[end:])
-	return os.WriteFile(path, []byte(fixed), 0o644)
+		return page[:start] + manOptions(c) + "\n" + page[end:], nil
+	})
 }
 
 // manOptions renders the flags of c as an OPTIONS section, in the

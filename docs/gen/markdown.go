@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,30 +17,42 @@ import (
 // options with the sections of the help (cmd.FlagSections), each under a
 // heading of its own.
 func fixMarkdownOptions(c *cobra.Command, dir string) error {
+	return rewritePages(c, dir, "_", ".md", func(c *cobra.Command, page string) (string, error) {
+		const heading = "### Options\n\n```\n"
+		start := strings.Index(page, heading)
+		if start < 0 {
+			return page, nil // a command without flags
+		}
+		end := strings.Index(page[start+len(heading):], "```\n\n")
+		if end < 0 {
+			return "", errors.New("the options block does not end")
+		}
+		end += start + len(heading) + len("```\n\n")
+		return page[:start] + markdownOptions(c) + page[end:], nil
+	})
+}
+
+// rewritePages rewrites with fix the page that cobra wrote into dir for c
+// and for each of its subcommands, named by the command's path with sep
+// between its words, then ext.
+func rewritePages(c *cobra.Command, dir, sep, ext string, fix func(c *cobra.Command, page string) (string, error)) error {
 	for _, sub := range c.Commands() {
 		if !sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand() {
 			continue
 		}
-		if err := fixMarkdownOptions(sub, dir); err != nil {
+		if err := rewritePages(sub, dir, sep, ext, fix); err != nil {
 			return err
 		}
 	}
-	path := filepath.Join(dir, strings.ReplaceAll(c.CommandPath(), " ", "_")+".md")
+	path := filepath.Join(dir, strings.ReplaceAll(c.CommandPath(), " ", sep)+ext)
 	page, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	const heading = "### Options\n\n```\n"
-	start := strings.Index(string(page), heading)
-	if start < 0 {
-		return nil // a command without flags
+	fixed, err := fix(c, string(page))
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, err)
 	}
-	end := strings.Index(string(page[start+len(heading):]), "```\n\n")
-	if end < 0 {
-		return fmt.Errorf("%s: the options block does not end", path)
-	}
-	end += start + len(heading) + len("```\n\n")
-	fixed := string(page[:start]) + markdownOptions(c) + string(page[end:])
 	return os.WriteFile(path, []byte(fixed), 0o644)
 }
 

@@ -2,7 +2,8 @@
 // ports, with no persistence, each in a directory of its own, and
 // optionally with a password, TLS (certificates openssl makes for the
 // purpose), a Unix socket, as a Redis Cluster or behind a Sentinel. A
-// test stops what it started, by PID. It is internal: other Go programs cannot import it.
+// test stops what it started, by PID. It is internal: other Go programs
+// cannot import it.
 package redistest
 
 import (

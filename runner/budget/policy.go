@@ -1,17 +1,20 @@
-// Package budget shares a retry budget and a concurrency cap between every
-// retry process on a machine that names the same budget. It is API: other Go programs may import it.
+// Package budget shares a retry budget and a concurrency cap between
+// every retry process on a machine that names the same budget. It is API:
+// other Go programs may import it.
 //
 // A budget follows the per-client retry budget of Google's SRE book
-// ("Handling Overload") and Finagle's RetryBudget: over a sliding window of
-// about a minute, retries may be at most Ratio times the first attempts,
-// plus a floor of retries that is always allowed, so that a client that has
-// just started, or that runs rarely, can still retry at all.
+// ("Handling Overload") and Finagle's RetryBudget: over a sliding window
+// of about a minute, retries may be at most Ratio times the first
+// attempts, plus a floor of retries that is always allowed, so that a
+// client that has just started, or that runs rarely, can still retry at
+// all.
 //
 // State lives in one private directory: a lock file per budget serialises
-// every update (flock on Unix, LockFileEx on Windows), a small JSON file per
-// budget holds the window's counts and is replaced atomically, and one file
-// per concurrency slot is held locked for the life of an attempt, so the
-// kernel frees a slot when its holder dies however it dies.
+// every update (flock on Unix, LockFileEx on Windows), a small JSON file
+// per budget holds the window's counts and is replaced atomically, and
+// one file per concurrency slot is held locked for the life of an
+// attempt, so the kernel frees a slot when its holder dies however it
+// dies.
 package budget
 
 import (

@@ -1,5 +1,6 @@
 // Package scriptcmd holds the commands that retry's black-box scripts
-// share, in testscript and testscript/wine. It is internal: other Go programs cannot import it.
+// share, in testscript and testscript/wine. It is internal: other Go
+// programs cannot import it.
 package scriptcmd
 
 import (

@@ -8689,4 +8689,13 @@ async function post(env = process.env) {
   if (code !== 0) core.annotate("error", `the post of ${p.ref.where} failed: exit ${code}`);
   return code;
 }
-module.exports = { pre, main, post, ourInputs, baseEnv };
+function runStage(stage) {
+  stage().then(
+    (code) => process.exit(code),
+    (err) => {
+      core.annotate("error", String(err && err.stack ? err.stack : err));
+      process.exit(1);
+    }
+  );
+}
+module.exports = { pre, main, post, runStage, ourInputs, baseEnv };

@@ -8299,6 +8299,13 @@ var require_report = __commonJS({
       if (a.signal) return `killed by ${a.signal}`;
       return `exit ${a.exit_code}`;
     }
+    function code(r, last) {
+      if (r.outcome === "succeeded") return 0;
+      if ((r.outcome === "exhausted" || r.outcome === "budget") && last !== null && !last.timed_out && !last.signal && last.exit_code !== void 0 && last.exit_code !== null) {
+        return last.exit_code === 0 ? 1 : last.exit_code;
+      }
+      return r.exit_code;
+    }
     function reportOutputs2(r) {
       const attempts = r.attempts || [];
       const n = r.attempts_total !== void 0 ? r.attempts_total : attempts.length;
@@ -8307,13 +8314,16 @@ var require_report = __commonJS({
       const plural = `${n} attempt${n === 1 ? "" : "s"}`;
       let error;
       if (last === null) error = `${r.outcome} before any attempt: exit ${r.exit_code}`;
+      else if (r.outcome === "succeeded") error = `passed on attempt ${last.attempt} after a failed attempt (--flaky-exit): exit ${r.exit_code}`;
       else if (r.outcome === "failed") error = `run ${last.attempt} failed: ${result(last)} (${last.reason})`;
       else if (r.outcome === "cancelled") error = `${what} ${plural}: ${result(last)}`;
       else error = `${what} ${plural}: ${result(last)} (${last.reason})`;
+      const flaky = r.flaky !== void 0 && r.flaky !== null ? r.flaky : r.outcome === "succeeded" && n > 1;
       return {
         outcome: r.outcome,
         total_attempts: String(n),
-        exit_code: String(r.exit_code),
+        exit_code: String(code(r, last)),
+        flaky: String(flaky),
         exit_error: error.replace(/[\r\n]+/g, " ")
       };
     }
@@ -8517,6 +8527,7 @@ function bad(message, annotated = false) {
   core.setOutput("total_attempts", "0");
   core.setOutput("exit_code", "125");
   core.setOutput("exit_error", message);
+  core.setOutput("flaky", "false");
   core.saveState(STATE.outcome, "failure");
   return 125;
 }
@@ -8645,7 +8656,7 @@ async function main(env = process.env) {
   try {
     const r = reportOutputs(JSON.parse(fs.readFileSync(report, "utf8")));
     exitError = r.exit_error;
-    fields = { outcome: r.outcome, total_attempts: r.total_attempts, exit_code: r.exit_code };
+    fields = { outcome: r.outcome, total_attempts: r.total_attempts, exit_code: r.exit_code, flaky: r.flaky };
   } catch (err) {
     if (err.code !== "ENOENT") core.annotate("warning", `the report ${report}: ${err.message}`);
   }

@@ -218,6 +218,7 @@ function bad(message, annotated = false) {
   core.setOutput('total_attempts', '0');
   core.setOutput('exit_code', '125');
   core.setOutput('exit_error', message);
+  core.setOutput('flaky', 'false');
   core.saveState(STATE.outcome, 'failure');
   return 125;
 }
@@ -368,7 +369,7 @@ async function main(env = process.env) {
   try {
     const r = reportOutputs(JSON.parse(fs.readFileSync(report, 'utf8')));
     exitError = r.exit_error;
-    fields = { outcome: r.outcome, total_attempts: r.total_attempts, exit_code: r.exit_code };
+    fields = { outcome: r.outcome, total_attempts: r.total_attempts, exit_code: r.exit_code, flaky: r.flaky };
   } catch (err) {
     if (err.code !== 'ENOENT') core.annotate('warning', `the report ${report}: ${err.message}`);
   }

@@ -99,7 +99,7 @@ test('retryFlags writes on_retry_command into a batch file on Windows', () => {
 test('reportOutputs words the outputs as the root action does', () => {
   const attempt = { attempt: 2, exit_code: 3, reason: 'exit 3 is in --retry-on' };
   assert.deepEqual(reportOutputs({ outcome: 'exhausted', exit_code: 3, attempts: [{}, attempt] }), {
-    outcome: 'exhausted', total_attempts: '2', exit_code: '3',
+    outcome: 'exhausted', total_attempts: '2', exit_code: '3', flaky: 'false',
     exit_error: 'gave up after 2 attempts: exit 3 (exit 3 is in --retry-on)',
   });
   assert.equal(reportOutputs({ outcome: 'deadline', exit_code: 124, attempts_total: 1, attempts: [{ attempt: 1, timed_out: true, reason: 'r' }] }).exit_error,
@@ -109,6 +109,48 @@ test('reportOutputs words the outputs as the root action does', () => {
   assert.equal(reportOutputs({ outcome: 'budget', exit_code: 75, attempts: [] }).exit_error, 'budget before any attempt: exit 75');
   assert.equal(reportOutputs({ outcome: 'failed', exit_code: 1, attempts: [{ attempt: 4, exit_code: 1, reason: 'a\nb' }] }).exit_error,
     'run 4 failed: exit 1 (a b)');
+});
+
+test('reportOutputs gives exit_code and flaky as the root action does', () => {
+  const failed = (attempt, exitCode) => ({ attempt, exit_code: exitCode, reason: `exit ${exitCode} is in --retry-on` });
+  const cases = [
+    {
+      name: 'a flaky pass',
+      report: { outcome: 'succeeded', exit_code: 0, attempts: [failed(1, 1), { attempt: 2, exit_code: 0 }] },
+      want: { outcome: 'succeeded', total_attempts: '2', exit_code: '0', flaky: 'true' },
+    },
+    {
+      name: 'a flaky pass under --flaky-exit: exit_code is the last attempt\'s',
+      report: { outcome: 'succeeded', exit_code: 7, flaky: true, attempts: [failed(1, 1), { attempt: 2, exit_code: 0 }] },
+      want: { outcome: 'succeeded', total_attempts: '2', exit_code: '0', flaky: 'true', exit_error: 'passed on attempt 2 after a failed attempt (--flaky-exit): exit 7' },
+    },
+    {
+      name: 'attempts run out under --exhausted-exit: exit_code is the last attempt\'s',
+      report: { outcome: 'exhausted', exit_code: 75, attempts: [failed(1, 5), failed(2, 5)] },
+      want: { outcome: 'exhausted', total_attempts: '2', exit_code: '5', flaky: 'false', exit_error: 'gave up after 2 attempts: exit 5 (exit 5 is in --retry-on)' },
+    },
+    {
+      name: 'an exit 0 that --fail-if failed is 1',
+      report: { outcome: 'exhausted', exit_code: 1, attempts: [{ attempt: 1, exit_code: 0, reason: 'stderr matches --fail-if' }] },
+      want: { exit_code: '1' },
+    },
+    {
+      name: 'a timeout is retry\'s 124',
+      report: { outcome: 'exhausted', exit_code: 124, attempts: [{ attempt: 1, timed_out: true, reason: 'timed out' }] },
+      want: { exit_code: '124', exit_error: 'gave up after 1 attempt: timed out (timed out)' },
+    },
+    {
+      name: 'no attempt',
+      report: { outcome: 'budget', exit_code: 75, attempts: [] },
+      want: { total_attempts: '0', exit_code: '75', flaky: 'false', exit_error: 'budget before any attempt: exit 75' },
+    },
+  ];
+  for (const c of cases) {
+    const got = reportOutputs(c.report);
+    for (const [k, v] of Object.entries(c.want)) {
+      assert.equal(got[k], v, `${c.name}: ${k}`);
+    }
+  }
 });
 
 test('parseActionRef reads the action input as uses: does', () => {

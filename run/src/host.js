@@ -14,7 +14,7 @@ const { parseWith, actionInputs } = require('./inputs');
 const { makeContext } = require('./context');
 const { condition, Undecidable } = require('./expr');
 const { parseActionRef, actionDir } = require('./fetch');
-const { BadInput, retryFlags, windowsHook } = require('./flags');
+const { BadInput, retryFlags, windowsHook, lines } = require('./flags');
 const { findRetry, missingFlags } = require('./binary');
 const { reportOutputs } = require('./report');
 
@@ -298,7 +298,8 @@ async function main(env = process.env) {
     core.saveState(STATE.outcome, 'failure');
     return 1;
   }
-  const ourFlags = flags.slice(0, flags.length - linesOf(p.input.args).length);
+  // the flags of args are the user's, last: retry refuses those it lacks
+  const ourFlags = flags.slice(0, flags.length - lines(p.input.args).length);
   const missing = missingFlags(ourFlags, helpText);
   if (missing.length > 0) {
     return bad(`${retry} is older than this action: it has no ${missing.join(', ')}; give the version input, such as the release of the action's tag`);
@@ -384,10 +385,6 @@ async function main(env = process.env) {
   }
   core.annotate('error', exitError);
   return status;
-}
-
-function linesOf(text) {
-  return String(text || '').split('\n').filter((l) => l.trim() !== '');
 }
 
 // post is this action's post: it runs the retried action's post once, at

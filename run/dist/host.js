@@ -7818,7 +7818,7 @@ var require_inputs = __commonJS({
     "use strict";
     var { parseYAML } = require_meta();
     var { interpolate, Undecidable: Undecidable2 } = require_expr();
-    function inputVariable(name) {
+    function inputVariable2(name) {
       return `INPUT_${name.replace(/ /g, "_").toUpperCase()}`;
     }
     function parseWith2(text) {
@@ -7859,13 +7859,13 @@ var require_inputs = __commonJS({
       if (unexpected.length > 0) {
         warnings.push(`with has input${unexpected.length > 1 ? "s" : ""} that the action does not declare, passed on as the runner does: ${unexpected.join(", ")}`);
         for (const name of unexpected) {
-          env[inputVariable(name)] = withInputs.get(name);
+          env[inputVariable2(name)] = withInputs.get(name);
         }
       }
       for (const input of declared) {
         const found = given.get(input.name.toLowerCase());
         if (found !== void 0) {
-          env[inputVariable(input.name)] = found.value;
+          env[inputVariable2(input.name)] = found.value;
           continue;
         }
         if (input.default === void 0) {
@@ -7875,7 +7875,7 @@ var require_inputs = __commonJS({
           continue;
         }
         try {
-          env[inputVariable(input.name)] = interpolate(input.default, ctx);
+          env[inputVariable2(input.name)] = interpolate(input.default, ctx);
         } catch (err) {
           if (!(err instanceof Undecidable2)) {
             throw err;
@@ -7885,7 +7885,7 @@ var require_inputs = __commonJS({
       }
       return { env, problems, warnings };
     }
-    module2.exports = { inputVariable, parseWith: parseWith2, actionInputs: actionInputs2 };
+    module2.exports = { inputVariable: inputVariable2, parseWith: parseWith2, actionInputs: actionInputs2 };
   }
 });
 
@@ -8338,7 +8338,7 @@ var path = require("node:path");
 var { spawn, spawnSync } = require("node:child_process");
 var core = require_core();
 var { readMeta } = require_meta();
-var { parseWith, actionInputs } = require_inputs();
+var { parseWith, actionInputs, inputVariable } = require_inputs();
 var { makeContext } = require_context();
 var { condition, Undecidable } = require_expr();
 var { parseActionRef, actionDir } = require_fetch();
@@ -8354,7 +8354,7 @@ var STATE = {
   outcome: "retry_outcome"
 };
 function ourInputs(env) {
-  const get = (name) => env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`];
+  const get = (name) => env[inputVariable(name)];
   const names = [
     "action",
     "with",

@@ -10,7 +10,7 @@ const { spawn, spawnSync } = require('node:child_process');
 
 const core = require('./core');
 const { readMeta } = require('./meta');
-const { parseWith, actionInputs } = require('./inputs');
+const { parseWith, actionInputs, inputVariable } = require('./inputs');
 const { makeContext } = require('./context');
 const { condition, Undecidable } = require('./expr');
 const { parseActionRef, actionDir } = require('./fetch');
@@ -32,7 +32,7 @@ const STATE = {
 
 // ourInputs reads this action's inputs from INPUT_* as the runner sets them.
 function ourInputs(env) {
-  const get = (name) => env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`];
+  const get = (name) => env[inputVariable(name)];
   const names = [
     'action', 'with', 'github_token', 'max_attempts', 'timeout_minutes', 'timeout_seconds',
     'retry_wait_seconds', 'retry_on', 'retry_on_exit_code', 'on_retry_command', 'continue_on_error',

@@ -121,13 +121,15 @@ function freshFiles(dir) {
   return files;
 }
 
-// state reads a GITHUB_STATE file as STATE_* variables.
+// stateVariables reads a GITHUB_STATE file: its names and values, which
+// withState makes STATE_* variables.
 function stateVariables(file) {
   const out = {};
   for (const [name, value] of core.readFileCommands(file)) out[name] = value;
   return out;
 }
 
+// withState returns ENV with STATE_NAME for each NAME of STATE.
 function withState(env, state) {
   const out = { ...env };
   for (const [name, value] of Object.entries(state)) out[`STATE_${name}`] = value;

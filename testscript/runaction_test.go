@@ -16,6 +16,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/b0a38808/retry/testscript/internal/scriptcmd"
 )
 
 // TestRunAction runs the scripts of testdata/action/run, which use the
@@ -38,9 +40,11 @@ func TestRunAction(t *testing.T) {
 		Dir:                 "testdata/action/run",
 		RequireExplicitExec: true,
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
-			"githubapi": githubAPI,
-			"exitcode":  exitcode,
-			"waitfile":  waitfile,
+			"githubapi":     githubAPI,
+			"exitcode":      exitcode,
+			"waitfile":      waitfile,
+			"releaseserver": releaseServer,
+			"pathwithout":   scriptcmd.PathWithout,
 		},
 		Setup: func(env *testscript.Env) error {
 			isolate(env)

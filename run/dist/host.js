@@ -50,13 +50,13 @@ ${delimiter}
       appendFileCommand("GITHUB_STATE", name, value);
     }
     function parseFileCommands(text) {
-      const lines = text.split("\n").map((l) => l.endsWith("\r") ? l.slice(0, -1) : l);
-      if (lines.length > 0 && lines[lines.length - 1] === "") {
-        lines.pop();
+      const lines2 = text.split("\n").map((l) => l.endsWith("\r") ? l.slice(0, -1) : l);
+      if (lines2.length > 0 && lines2[lines2.length - 1] === "") {
+        lines2.pop();
       }
       const pairs = [];
-      for (let i = 0; i < lines.length; i++) {
-        const line = lines[i];
+      for (let i = 0; i < lines2.length; i++) {
+        const line = lines2[i];
         if (line === "") {
           continue;
         }
@@ -80,12 +80,12 @@ ${delimiter}
         }
         const value = [];
         let closed = false;
-        for (i++; i < lines.length; i++) {
-          if (lines[i] === delimiter) {
+        for (i++; i < lines2.length; i++) {
+          if (lines2[i] === delimiter) {
             closed = true;
             break;
           }
-          value.push(lines[i]);
+          value.push(lines2[i]);
         }
         if (!closed) {
           throw new Error(`${name}: no line ends the heredoc ${delimiter}`);
@@ -485,7 +485,7 @@ var require_directives = __commonJS({
         return tag[0] === "!" ? tag : `!<${tag}>`;
       }
       toString(doc) {
-        const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
+        const lines2 = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
         const tagEntries = Object.entries(this.tags);
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
@@ -501,9 +501,9 @@ var require_directives = __commonJS({
           if (handle === "!!" && prefix === "tag:yaml.org,2002:")
             continue;
           if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
-            lines.push(`%TAG ${handle} ${prefix}`);
+            lines2.push(`%TAG ${handle} ${prefix}`);
         }
-        return lines.join("\n");
+        return lines2.join("\n");
       }
     };
     Directives.defaultYaml = { explicit: false, version: "1.2" };
@@ -1964,22 +1964,22 @@ var require_stringifyCollection = __commonJS({
       const { indent, options: { commentString } } = ctx;
       const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
       let chompKeep = false;
-      const lines = [];
+      const lines2 = [];
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment2 = null;
         if (identity.isNode(item)) {
           if (!chompKeep && item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
+            lines2.push("");
+          addCommentBefore(ctx, lines2, item.commentBefore, chompKeep);
           if (item.comment)
             comment2 = item.comment;
         } else if (identity.isPair(item)) {
           const ik = identity.isNode(item.key) ? item.key : null;
           if (ik) {
             if (!chompKeep && ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
+              lines2.push("");
+            addCommentBefore(ctx, lines2, ik.commentBefore, chompKeep);
           }
         }
         chompKeep = false;
@@ -1988,15 +1988,15 @@ var require_stringifyCollection = __commonJS({
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
           chompKeep = false;
-        lines.push(blockItemPrefix + str2);
+        lines2.push(blockItemPrefix + str2);
       }
       let str;
-      if (lines.length === 0) {
+      if (lines2.length === 0) {
         str = flowChars.start + flowChars.end;
       } else {
-        str = lines[0];
-        for (let i = 1; i < lines.length; ++i) {
-          const line = lines[i];
+        str = lines2[0];
+        for (let i = 1; i < lines2.length; ++i) {
+          const line = lines2[i];
           str += line ? `
 ${indent}${line}` : "\n";
         }
@@ -2019,22 +2019,22 @@ ${indent}${line}` : "\n";
       });
       let reqNewline = false;
       let linesAtValue = 0;
-      const lines = [];
+      const lines2 = [];
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment = null;
         if (identity.isNode(item)) {
           if (item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, false);
+            lines2.push("");
+          addCommentBefore(ctx, lines2, item.commentBefore, false);
           if (item.comment)
             comment = item.comment;
         } else if (identity.isPair(item)) {
           const ik = identity.isNode(item.key) ? item.key : null;
           if (ik) {
             if (ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, false);
+              lines2.push("");
+            addCommentBefore(ctx, lines2, ik.commentBefore, false);
             if (ik.comment)
               reqNewline = true;
           }
@@ -2051,12 +2051,12 @@ ${indent}${line}` : "\n";
         if (comment)
           reqNewline = true;
         let str = stringify.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
+        reqNewline || (reqNewline = lines2.length > linesAtValue || str.includes("\n"));
         if (i < items.length - 1) {
           str += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines2.reduce((sum, line) => sum + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
             str += ",";
@@ -2064,35 +2064,35 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           str += stringifyComment.lineComment(str, itemIndent, commentString(comment));
-        lines.push(str);
-        linesAtValue = lines.length;
+        lines2.push(str);
+        linesAtValue = lines2.length;
       }
       const { start, end } = flowChars;
-      if (lines.length === 0) {
+      if (lines2.length === 0) {
         return start + end;
       } else {
         if (!reqNewline) {
-          const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
+          const len = lines2.reduce((sum, line) => sum + line.length + 2, 2);
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
           let str = start;
-          for (const line of lines)
+          for (const line of lines2)
             str += line ? `
 ${indentStep}${indent}${line}` : "\n";
           return `${str}
 ${indent}${end}`;
         } else {
-          return `${start}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
+          return `${start}${fcPadding}${lines2.join(" ")}${fcPadding}${end}`;
         }
       }
     }
-    function addCommentBefore({ indent, options: { commentString } }, lines, comment, chompKeep) {
+    function addCommentBefore({ indent, options: { commentString } }, lines2, comment, chompKeep) {
       if (comment && chompKeep)
         comment = comment.replace(/^\n+/, "");
       if (comment) {
         const ic = stringifyComment.indentComment(commentString(comment), indent);
-        lines.push(ic.trimStart());
+        lines2.push(ic.trimStart());
       }
     }
     exports2.stringifyCollection = stringifyCollection;
@@ -2730,11 +2730,11 @@ var require_binary = __commonJS({
         if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
           const n = Math.ceil(str.length / lineWidth);
-          const lines = new Array(n);
+          const lines2 = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines[i] = str.substr(o, lineWidth);
+            lines2[i] = str.substr(o, lineWidth);
           }
-          str = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str = lines2.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
         return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
       }
@@ -3414,35 +3414,35 @@ var require_stringifyDocument = __commonJS({
     var stringify = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
-      const lines = [];
+      const lines2 = [];
       let hasDirectives = options.directives === true;
       if (options.directives !== false && doc.directives) {
         const dir = doc.directives.toString(doc);
         if (dir) {
-          lines.push(dir);
+          lines2.push(dir);
           hasDirectives = true;
         } else if (doc.directives.docStart)
           hasDirectives = true;
       }
       if (hasDirectives)
-        lines.push("---");
+        lines2.push("---");
       const ctx = stringify.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
-        if (lines.length !== 1)
-          lines.unshift("");
+        if (lines2.length !== 1)
+          lines2.unshift("");
         const cs = commentString(doc.commentBefore);
-        lines.unshift(stringifyComment.indentComment(cs, ""));
+        lines2.unshift(stringifyComment.indentComment(cs, ""));
       }
       let chompKeep = false;
       let contentComment = null;
       if (doc.contents) {
         if (identity.isNode(doc.contents)) {
           if (doc.contents.spaceBefore && hasDirectives)
-            lines.push("");
+            lines2.push("");
           if (doc.contents.commentBefore) {
             const cs = commentString(doc.contents.commentBefore);
-            lines.push(stringifyComment.indentComment(cs, ""));
+            lines2.push(stringifyComment.indentComment(cs, ""));
           }
           ctx.forceBlockIndent = !!doc.comment;
           contentComment = doc.contents.comment;
@@ -3451,36 +3451,36 @@ var require_stringifyDocument = __commonJS({
         let body = stringify.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
-        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
-          lines[lines.length - 1] = `--- ${body}`;
+        if ((body[0] === "|" || body[0] === ">") && lines2[lines2.length - 1] === "---") {
+          lines2[lines2.length - 1] = `--- ${body}`;
         } else
-          lines.push(body);
+          lines2.push(body);
       } else {
-        lines.push(stringify.stringify(doc.contents, ctx));
+        lines2.push(stringify.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
           const cs = commentString(doc.comment);
           if (cs.includes("\n")) {
-            lines.push("...");
-            lines.push(stringifyComment.indentComment(cs, ""));
+            lines2.push("...");
+            lines2.push(stringifyComment.indentComment(cs, ""));
           } else {
-            lines.push(`... ${cs}`);
+            lines2.push(`... ${cs}`);
           }
         } else {
-          lines.push("...");
+          lines2.push("...");
         }
       } else {
         let dc = doc.comment;
         if (dc && chompKeep)
           dc = dc.replace(/^\n+/, "");
         if (dc) {
-          if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
-            lines.push("");
-          lines.push(stringifyComment.indentComment(commentString(dc), ""));
+          if ((!chompKeep || contentComment) && lines2[lines2.length - 1] !== "")
+            lines2.push("");
+          lines2.push(stringifyComment.indentComment(commentString(dc), ""));
         }
       }
-      return lines.join("\n") + "\n";
+      return lines2.join("\n") + "\n";
     }
     exports2.stringifyDocument = stringifyDocument;
   }
@@ -4542,17 +4542,17 @@ var require_resolve_block_scalar = __commonJS({
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
       const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
-      const lines = scalar.source ? splitLines(scalar.source) : [];
-      let chompStart = lines.length;
-      for (let i = lines.length - 1; i >= 0; --i) {
-        const content = lines[i][1];
+      const lines2 = scalar.source ? splitLines(scalar.source) : [];
+      let chompStart = lines2.length;
+      for (let i = lines2.length - 1; i >= 0; --i) {
+        const content = lines2[i][1];
         if (content === "" || content === "\r")
           chompStart = i;
         else
           break;
       }
       if (chompStart === 0) {
-        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        const value2 = header.chomp === "+" && lines2.length > 0 ? "\n".repeat(Math.max(1, lines2.length - 1)) : "";
         let end2 = start + header.length;
         if (scalar.source)
           end2 += scalar.source.length;
@@ -4562,7 +4562,7 @@ var require_resolve_block_scalar = __commonJS({
       let offset = scalar.offset + header.length;
       let contentStart = 0;
       for (let i = 0; i < chompStart; ++i) {
-        const [indent, content] = lines[i];
+        const [indent, content] = lines2[i];
         if (content === "" || content === "\r") {
           if (header.indent === 0 && indent.length > trimIndent)
             trimIndent = indent.length;
@@ -4582,17 +4582,17 @@ var require_resolve_block_scalar = __commonJS({
         }
         offset += indent.length + content.length + 1;
       }
-      for (let i = lines.length - 1; i >= chompStart; --i) {
-        if (lines[i][0].length > trimIndent)
+      for (let i = lines2.length - 1; i >= chompStart; --i) {
+        if (lines2[i][0].length > trimIndent)
           chompStart = i + 1;
       }
       let value = "";
       let sep = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
-        value += lines[i][0].slice(trimIndent) + "\n";
+        value += lines2[i][0].slice(trimIndent) + "\n";
       for (let i = contentStart; i < chompStart; ++i) {
-        let [indent, content] = lines[i];
+        let [indent, content] = lines2[i];
         offset += indent.length + content.length + 1;
         const crlf = content[content.length - 1] === "\r";
         if (crlf)
@@ -4629,8 +4629,8 @@ var require_resolve_block_scalar = __commonJS({
         case "-":
           break;
         case "+":
-          for (let i = chompStart; i < lines.length; ++i)
-            value += "\n" + lines[i][0].slice(trimIndent);
+          for (let i = chompStart; i < lines2.length; ++i)
+            value += "\n" + lines2[i][0].slice(trimIndent);
           if (value[value.length - 1] !== "\n")
             value += "\n";
           break;
@@ -4705,10 +4705,10 @@ var require_resolve_block_scalar = __commonJS({
       const first = split[0];
       const m = first.match(/^( *)/);
       const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
-      const lines = [line0];
+      const lines2 = [line0];
       for (let i = 1; i < split.length; i += 2)
-        lines.push([split[i], split[i + 1]]);
-      return lines;
+        lines2.push([split[i], split[i + 1]]);
+      return lines2;
     }
     exports2.resolveBlockScalar = resolveBlockScalar;
   }
@@ -7818,7 +7818,7 @@ var require_inputs = __commonJS({
     "use strict";
     var { parseYAML } = require_meta();
     var { interpolate, Undecidable: Undecidable2 } = require_expr();
-    function inputVariable(name) {
+    function inputVariable2(name) {
       return `INPUT_${name.replace(/ /g, "_").toUpperCase()}`;
     }
     function parseWith2(text) {
@@ -7859,13 +7859,13 @@ var require_inputs = __commonJS({
       if (unexpected.length > 0) {
         warnings.push(`with has input${unexpected.length > 1 ? "s" : ""} that the action does not declare, passed on as the runner does: ${unexpected.join(", ")}`);
         for (const name of unexpected) {
-          env[inputVariable(name)] = withInputs.get(name);
+          env[inputVariable2(name)] = withInputs.get(name);
         }
       }
       for (const input of declared) {
         const found = given.get(input.name.toLowerCase());
         if (found !== void 0) {
-          env[inputVariable(input.name)] = found.value;
+          env[inputVariable2(input.name)] = found.value;
           continue;
         }
         if (input.default === void 0) {
@@ -7875,7 +7875,7 @@ var require_inputs = __commonJS({
           continue;
         }
         try {
-          env[inputVariable(input.name)] = interpolate(input.default, ctx);
+          env[inputVariable2(input.name)] = interpolate(input.default, ctx);
         } catch (err) {
           if (!(err instanceof Undecidable2)) {
             throw err;
@@ -7885,7 +7885,7 @@ var require_inputs = __commonJS({
       }
       return { env, problems, warnings };
     }
-    module2.exports = { inputVariable, parseWith: parseWith2, actionInputs: actionInputs2 };
+    module2.exports = { inputVariable: inputVariable2, parseWith: parseWith2, actionInputs: actionInputs2 };
   }
 });
 
@@ -8108,7 +8108,7 @@ var require_flags = __commonJS({
         throw new BadInput2(`${name} must be a number, not "${value}"`);
       }
     }
-    function lines(text) {
+    function lines2(text) {
       return String(text || "").split("\n").map((l) => l.replace(/\r$/, "")).filter((l) => l.trim() !== "");
     }
     function retryFlags2(input, { os: os2 = "Linux", hookFile } = {}) {
@@ -8203,7 +8203,7 @@ var require_flags = __commonJS({
         flags.push("--preset", preset);
       }
       for (const [flag, text] of [["--retry-if", retryIf], ["--stop-if", stopIf], ["--fail-if", failIf]]) {
-        for (const line of lines(text)) flags.push(flag, line);
+        for (const line of lines2(text)) flags.push(flag, line);
       }
       if (budget !== "") flags.push("--budget", budget);
       if (name !== "") flags.push("--name", name);
@@ -8214,7 +8214,7 @@ var require_flags = __commonJS({
           flags.push("--on-retry", onRetry);
         }
       }
-      for (const line of lines(get("args"))) flags.push(line.trim());
+      for (const line of lines2(get("args"))) flags.push(line.trim());
       return { flags, continueOnError };
     }
     function windowsHook2(onRetry) {
@@ -8222,7 +8222,7 @@ var require_flags = __commonJS({
 ${String(onRetry).replace(/\n$/, "").replace(/\r?\n/g, "\r\n")}\r
 `;
     }
-    module2.exports = { BadInput: BadInput2, retryFlags: retryFlags2, windowsHook: windowsHook2, truth };
+    module2.exports = { BadInput: BadInput2, retryFlags: retryFlags2, windowsHook: windowsHook2, truth, lines: lines2 };
   }
 });
 
@@ -8299,6 +8299,13 @@ var require_report = __commonJS({
       if (a.signal) return `killed by ${a.signal}`;
       return `exit ${a.exit_code}`;
     }
+    function code(r, last) {
+      if (r.outcome === "succeeded") return 0;
+      if ((r.outcome === "exhausted" || r.outcome === "budget") && last !== null && !last.timed_out && !last.signal && last.exit_code !== void 0 && last.exit_code !== null) {
+        return last.exit_code === 0 ? 1 : last.exit_code;
+      }
+      return r.exit_code;
+    }
     function reportOutputs2(r) {
       const attempts = r.attempts || [];
       const n = r.attempts_total !== void 0 ? r.attempts_total : attempts.length;
@@ -8307,13 +8314,16 @@ var require_report = __commonJS({
       const plural = `${n} attempt${n === 1 ? "" : "s"}`;
       let error;
       if (last === null) error = `${r.outcome} before any attempt: exit ${r.exit_code}`;
+      else if (r.outcome === "succeeded") error = `passed on attempt ${last.attempt} after a failed attempt (--flaky-exit): exit ${r.exit_code}`;
       else if (r.outcome === "failed") error = `run ${last.attempt} failed: ${result(last)} (${last.reason})`;
       else if (r.outcome === "cancelled") error = `${what} ${plural}: ${result(last)}`;
       else error = `${what} ${plural}: ${result(last)} (${last.reason})`;
+      const flaky = r.flaky !== void 0 && r.flaky !== null ? r.flaky : r.outcome === "succeeded" && n > 1;
       return {
         outcome: r.outcome,
         total_attempts: String(n),
-        exit_code: String(r.exit_code),
+        exit_code: String(code(r, last)),
+        flaky: String(flaky),
         exit_error: error.replace(/[\r\n]+/g, " ")
       };
     }
@@ -8328,11 +8338,11 @@ var path = require("node:path");
 var { spawn, spawnSync } = require("node:child_process");
 var core = require_core();
 var { readMeta } = require_meta();
-var { parseWith, actionInputs } = require_inputs();
+var { parseWith, actionInputs, inputVariable } = require_inputs();
 var { makeContext } = require_context();
 var { condition, Undecidable } = require_expr();
 var { parseActionRef, actionDir } = require_fetch();
-var { BadInput, retryFlags, windowsHook } = require_flags();
+var { BadInput, retryFlags, windowsHook, lines } = require_flags();
 var { findRetry, missingFlags } = require_binary2();
 var { reportOutputs } = require_report();
 var ROOT = path.resolve(__dirname, "..", "..");
@@ -8344,7 +8354,7 @@ var STATE = {
   outcome: "retry_outcome"
 };
 function ourInputs(env) {
-  const get = (name) => env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`];
+  const get = (name) => env[inputVariable(name)];
   const names = [
     "action",
     "with",
@@ -8517,6 +8527,7 @@ function bad(message, annotated = false) {
   core.setOutput("total_attempts", "0");
   core.setOutput("exit_code", "125");
   core.setOutput("exit_error", message);
+  core.setOutput("flaky", "false");
   core.saveState(STATE.outcome, "failure");
   return 125;
 }
@@ -8581,7 +8592,7 @@ async function main(env = process.env) {
     core.saveState(STATE.outcome, "failure");
     return 1;
   }
-  const ourFlags = flags.slice(0, flags.length - linesOf(p.input.args).length);
+  const ourFlags = flags.slice(0, flags.length - lines(p.input.args).length);
   const missing = missingFlags(ourFlags, helpText);
   if (missing.length > 0) {
     return bad(`${retry} is older than this action: it has no ${missing.join(", ")}; give the version input, such as the release of the action's tag`);
@@ -8645,7 +8656,7 @@ async function main(env = process.env) {
   try {
     const r = reportOutputs(JSON.parse(fs.readFileSync(report, "utf8")));
     exitError = r.exit_error;
-    fields = { outcome: r.outcome, total_attempts: r.total_attempts, exit_code: r.exit_code };
+    fields = { outcome: r.outcome, total_attempts: r.total_attempts, exit_code: r.exit_code, flaky: r.flaky };
   } catch (err) {
     if (err.code !== "ENOENT") core.annotate("warning", `the report ${report}: ${err.message}`);
   }
@@ -8660,9 +8671,6 @@ async function main(env = process.env) {
   }
   core.annotate("error", exitError);
   return status;
-}
-function linesOf(text) {
-  return String(text || "").split("\n").filter((l) => l.trim() !== "");
 }
 async function post(env = process.env) {
   if (!env[`STATE_${STATE.dir}`]) return 0;
@@ -8689,4 +8697,13 @@ async function post(env = process.env) {
   if (code !== 0) core.annotate("error", `the post of ${p.ref.where} failed: exit ${code}`);
   return code;
 }
-module.exports = { pre, main, post, ourInputs, baseEnv };
+function runStage(stage) {
+  stage().then(
+    (code) => process.exit(code),
+    (err) => {
+      core.annotate("error", String(err && err.stack ? err.stack : err));
+      process.exit(1);
+    }
+  );
+}
+module.exports = { pre, main, post, runStage, ourInputs, baseEnv };

@@ -152,4 +152,4 @@ function windowsHook(onRetry) {
   return `@echo off\r\n${String(onRetry).replace(/\n$/, '').replace(/\r?\n/g, '\r\n')}\r\n`;
 }
 
-module.exports = { BadInput, retryFlags, windowsHook, truth };
+module.exports = { BadInput, retryFlags, windowsHook, truth, lines };

@@ -10,11 +10,11 @@ const { spawn, spawnSync } = require('node:child_process');
 
 const core = require('./core');
 const { readMeta } = require('./meta');
-const { parseWith, actionInputs } = require('./inputs');
+const { parseWith, actionInputs, inputVariable } = require('./inputs');
 const { makeContext } = require('./context');
 const { condition, Undecidable } = require('./expr');
 const { parseActionRef, actionDir } = require('./fetch');
-const { BadInput, retryFlags, windowsHook } = require('./flags');
+const { BadInput, retryFlags, windowsHook, lines } = require('./flags');
 const { findRetry, missingFlags } = require('./binary');
 const { reportOutputs } = require('./report');
 
@@ -32,7 +32,7 @@ const STATE = {
 
 // ourInputs reads this action's inputs from INPUT_* as the runner sets them.
 function ourInputs(env) {
-  const get = (name) => env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`];
+  const get = (name) => env[inputVariable(name)];
   const names = [
     'action', 'with', 'github_token', 'max_attempts', 'timeout_minutes', 'timeout_seconds',
     'retry_wait_seconds', 'retry_on', 'retry_on_exit_code', 'on_retry_command', 'continue_on_error',
@@ -121,13 +121,15 @@ function freshFiles(dir) {
   return files;
 }
 
-// state reads a GITHUB_STATE file as STATE_* variables.
+// stateVariables reads a GITHUB_STATE file: its names and values, which
+// withState makes STATE_* variables.
 function stateVariables(file) {
   const out = {};
   for (const [name, value] of core.readFileCommands(file)) out[name] = value;
   return out;
 }
 
+// withState returns ENV with STATE_NAME for each NAME of STATE.
 function withState(env, state) {
   const out = { ...env };
   for (const [name, value] of Object.entries(state)) out[`STATE_${name}`] = value;
@@ -218,6 +220,7 @@ function bad(message, annotated = false) {
   core.setOutput('total_attempts', '0');
   core.setOutput('exit_code', '125');
   core.setOutput('exit_error', message);
+  core.setOutput('flaky', 'false');
   core.saveState(STATE.outcome, 'failure');
   return 125;
 }
@@ -297,7 +300,8 @@ async function main(env = process.env) {
     core.saveState(STATE.outcome, 'failure');
     return 1;
   }
-  const ourFlags = flags.slice(0, flags.length - linesOf(p.input.args).length);
+  // the flags of args are the user's, last: retry refuses those it lacks
+  const ourFlags = flags.slice(0, flags.length - lines(p.input.args).length);
   const missing = missingFlags(ourFlags, helpText);
   if (missing.length > 0) {
     return bad(`${retry} is older than this action: it has no ${missing.join(', ')}; give the version input, such as the release of the action's tag`);
@@ -368,7 +372,7 @@ async function main(env = process.env) {
   try {
     const r = reportOutputs(JSON.parse(fs.readFileSync(report, 'utf8')));
     exitError = r.exit_error;
-    fields = { outcome: r.outcome, total_attempts: r.total_attempts, exit_code: r.exit_code };
+    fields = { outcome: r.outcome, total_attempts: r.total_attempts, exit_code: r.exit_code, flaky: r.flaky };
   } catch (err) {
     if (err.code !== 'ENOENT') core.annotate('warning', `the report ${report}: ${err.message}`);
   }
@@ -383,10 +387,6 @@ async function main(env = process.env) {
   }
   core.annotate('error', exitError);
   return status;
-}
-
-function linesOf(text) {
-  return String(text || '').split('\n').filter((l) => l.trim() !== '');
 }
 
 // post is this action's post: it runs the retried action's post once, at
@@ -419,4 +419,17 @@ async function post(env = process.env) {
   return code;
 }
 
-module.exports = { pre, main, post, ourInputs, baseEnv };
+// runStage runs STAGE, one of pre, main and post, and exits with its status
+// as soon as it is done: an idle connection of fetch's would otherwise keep
+// node running for seconds. An error it throws is an annotation.
+function runStage(stage) {
+  stage().then(
+    (code) => process.exit(code),
+    (err) => {
+      core.annotate('error', String(err && err.stack ? err.stack : err));
+      process.exit(1);
+    },
+  );
+}
+
+module.exports = { pre, main, post, runStage, ourInputs, baseEnv };

@@ -99,7 +99,7 @@ test('retryFlags writes on_retry_command into a batch file on Windows', () => {
 test('reportOutputs words the outputs as the root action does', () => {
   const attempt = { attempt: 2, exit_code: 3, reason: 'exit 3 is in --retry-on' };
   assert.deepEqual(reportOutputs({ outcome: 'exhausted', exit_code: 3, attempts: [{}, attempt] }), {
-    outcome: 'exhausted', total_attempts: '2', exit_code: '3',
+    outcome: 'exhausted', total_attempts: '2', exit_code: '3', flaky: 'false',
     exit_error: 'gave up after 2 attempts: exit 3 (exit 3 is in --retry-on)',
   });
   assert.equal(reportOutputs({ outcome: 'deadline', exit_code: 124, attempts_total: 1, attempts: [{ attempt: 1, timed_out: true, reason: 'r' }] }).exit_error,
@@ -109,6 +109,90 @@ test('reportOutputs words the outputs as the root action does', () => {
   assert.equal(reportOutputs({ outcome: 'budget', exit_code: 75, attempts: [] }).exit_error, 'budget before any attempt: exit 75');
   assert.equal(reportOutputs({ outcome: 'failed', exit_code: 1, attempts: [{ attempt: 4, exit_code: 1, reason: 'a\nb' }] }).exit_error,
     'run 4 failed: exit 1 (a b)');
+});
+
+// REPORTS are retry's reports of the cases that the root action's
+// outputs.sh and reportOutputs read alike.
+const failed = (attempt, exitCode) => ({ attempt, exit_code: exitCode, reason: `exit ${exitCode} is in --retry-on` });
+const REPORTS = [
+  { outcome: 'succeeded', exit_code: 0, attempts: [failed(1, 1), { attempt: 2, exit_code: 0 }] },
+  // a flaky pass under --flaky-exit 7, and attempts run out under --exhausted-exit 75
+  { outcome: 'succeeded', exit_code: 7, flaky: true, attempts: [failed(1, 1), { attempt: 2, exit_code: 0 }] },
+  { outcome: 'exhausted', exit_code: 75, attempts: [failed(1, 5), failed(2, 5)] },
+  // an exit 0 that --fail-if failed
+  { outcome: 'exhausted', exit_code: 1, attempts: [{ attempt: 1, exit_code: 0, reason: 'stderr matches --fail-if' }] },
+  { outcome: 'exhausted', exit_code: 124, attempts: [{ attempt: 1, timed_out: true, reason: 'timed out' }] },
+  { outcome: 'cancelled', exit_code: 130, attempts: [{ attempt: 1, signal: 'SIGINT' }] },
+  { outcome: 'budget', exit_code: 75, attempts: [] },
+];
+
+test('reportOutputs gives exit_code and flaky as the root action does', () => {
+  const cases = [
+    [REPORTS[0], { outcome: 'succeeded', total_attempts: '2', exit_code: '0', flaky: 'true' }],
+    [REPORTS[1], { exit_code: '0', flaky: 'true', exit_error: 'passed on attempt 2 after a failed attempt (--flaky-exit): exit 7' }],
+    [REPORTS[2], { exit_code: '5', flaky: 'false', exit_error: 'gave up after 2 attempts: exit 5 (exit 5 is in --retry-on)' }],
+    [REPORTS[3], { exit_code: '1' }],
+    [REPORTS[4], { exit_code: '124', exit_error: 'gave up after 1 attempt: timed out (timed out)' }],
+    [REPORTS[6], { total_attempts: '0', exit_code: '75', flaky: 'false' }],
+  ];
+  for (const [report, want] of cases) {
+    const got = reportOutputs(report);
+    for (const [k, v] of Object.entries(want)) assert.equal(got[k], v, `${JSON.stringify(report)}: ${k}`);
+  }
+});
+
+// rootOutputs returns the outputs that the root action's run.sh writes when
+// retry, a fake on PATH, writes REPORT and exits with its exit_code.
+function rootOutputs(report) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'report-test-'));
+  fs.writeFileSync(path.join(dir, 'retry'), `#!/bin/sh
+case $1 in
+  --help) echo "--deadline"; exit 0 ;;
+  explain) exit 0 ;;
+esac
+cp "$FAKE_REPORT" "$2"
+exit ${report.exit_code}
+`, { mode: 0o755 });
+  fs.writeFileSync(path.join(dir, 'report.json'), JSON.stringify(report));
+  const env = {
+    PATH: `${dir}${path.delimiter}${process.env.PATH}`,
+    HOME: dir,
+    RUNNER_OS: 'Linux',
+    RUNNER_TEMP: dir,
+    GITHUB_OUTPUT: path.join(dir, 'output'),
+    FAKE_REPORT: path.join(dir, 'report.json'),
+    INPUT_COMMAND: 'true',
+    INPUT_TIMEOUT_SECONDS: '1',
+  };
+  spawnSync('bash', [path.join(ROOT, '.github', 'action', 'run.sh')], { env, encoding: 'utf8' });
+  const outputs = {};
+  for (const line of fs.readFileSync(env.GITHUB_OUTPUT, 'utf8').split('\n').filter(Boolean)) {
+    outputs[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+  return outputs;
+}
+
+test('reportOutputs reads a report as the root action\'s outputs.sh does', (t) => {
+  if (process.platform === 'win32') {
+    t.skip('the fake retry is a POSIX shell script');
+    return;
+  }
+  if (spawnSync('bash', ['--version']).error) {
+    t.skip('bash is not on PATH: the root action is a bash script');
+    return;
+  }
+  for (const report of REPORTS) {
+    const root = rootOutputs(report);
+    const got = reportOutputs(report);
+    for (const name of ['outcome', 'total_attempts', 'exit_code', 'flaky']) {
+      assert.equal(got[name], root[name], `${JSON.stringify(report)}: ${name}`);
+    }
+    if (report.exit_code !== 0) {
+      // the root action's flaky_exit input is --flaky-exit in args here
+      assert.equal(got.exit_error, root.exit_error.replace('(flaky_exit)', '(--flaky-exit)'), `${JSON.stringify(report)}: exit_error`);
+    }
+  }
 });
 
 test('parseActionRef reads the action input as uses: does', () => {

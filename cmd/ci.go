@@ -254,6 +254,13 @@ func flaky(res *runner.Result) bool {
 	return res.Outcome == runner.Succeeded && res.Total > 1 && last != nil && !last.TimedOut
 }
 
+// exhausted reports whether res ran out of attempts or of retry budget on
+// a retryable failure, after at least one attempt: the ending
+// --exhausted-exit names.
+func exhausted(res *runner.Result) bool {
+	return (res.Outcome == runner.Exhausted || res.Outcome == runner.Budget) && res.Last() != nil
+}
+
 // ciNotes are what retry explain says of the CI, and of the layers of
 // retries it can see: depth is RETRY_DEPTH.
 func (c ciRun) notes(depth int) []string {

@@ -329,7 +329,7 @@ func (p *reporter) summaryLine(res *runner.Result, max, code int) string {
 	case c == 0:
 	case c == p.exits.flaky && flaky(res):
 		line += fmt.Sprintf("; exit %d (--flaky-exit)", code)
-	case c == p.exits.exhausted && (res.Outcome == runner.Exhausted || res.Outcome == runner.Budget):
+	case c == p.exits.exhausted && exhausted(res):
 		line += fmt.Sprintf("; exit %d (--exhausted-exit)", code)
 	}
 	if p.ci.jobAttempt > 0 {

@@ -264,7 +264,6 @@ func (p *reporter) finish(res *runner.Result, max, code int) {
 	var rep *report
 	if p.summaryFile != "" || p.mode == summaryJSON {
 		rep = newReport(p.name(), p.shownCommand(), res, code, p.redactor)
-		rep.Flaky = isFlaky
 		rep.CI = newCIReport(p.ci)
 	}
 	if p.summaryFile != "" {

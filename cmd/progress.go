@@ -246,19 +246,10 @@ func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 func (p *reporter) finish(res *runner.Result, max, code int) {
 	p.count.Stop()
 	p.count = nil
-	isFlaky := flaky(res)
-	// The summary line, made when first needed: a first attempt that
-	// succeeds shows none.
-	var made string
-	line := func() string {
-		if made == "" {
-			made = p.summaryLine(res, max, code)
-		}
-		return made
-	}
+	line := p.summaryLine(res, max, code)
 	flakyNote := ""
-	if isFlaky && p.ci.annotator != nil {
-		flakyNote = line()
+	if flaky(res) && p.ci.annotator != nil {
+		flakyNote = line
 	}
 	p.flushAnnotations(flakyNote, res.Omitted())
 	var rep *report
@@ -275,7 +266,7 @@ func (p *reporter) finish(res *runner.Result, max, code int) {
 	}
 	p.writeMetricsFile(res, code)
 	if p.ci.stepSummary != "" && noteworthy(res) {
-		if err := p.appendStepSummary(res, line()); err != nil {
+		if err := p.appendStepSummary(res, line); err != nil {
 			errorf(p.w, "GITHUB_STEP_SUMMARY: %s", err)
 		}
 	}
@@ -293,7 +284,7 @@ func (p *reporter) finish(res *runner.Result, max, code int) {
 		if res.Outcome != runner.Succeeded && res.Outcome != runner.Passed {
 			colour = red
 		}
-		fmt.Fprintf(p.w, "%s %s\n", t.paint(bold, "retry:"), t.paint(colour, line()))
+		fmt.Fprintf(p.w, "%s %s\n", t.paint(bold, "retry:"), t.paint(colour, line))
 		if mode == summaryText {
 			writeTable(p.w, attemptRows(res, p.redactor))
 		}

@@ -133,14 +133,7 @@ func (p *reporter) shownCommand() []string {
 //
 //	retry: waiting 1.23s before the first attempt (--splay)
 func (p *reporter) Splaying(d time.Duration) {
-	if p.quiet {
-		return
-	}
-	t := p.terminal()
-	p.mu.Lock()
-	_, err := fmt.Fprintf(p.w, "%s waiting %s before the first attempt (--splay)\n", t.paint(bold, "retry:"), seconds(d))
-	p.mu.Unlock()
-	p.watch.wrote(err)
+	p.say(fmt.Sprintf("waiting %s before the first attempt (--splay)", seconds(d)))
 }
 
 // Cancelling says, as soon as retry is cancelled, what it waits for and
@@ -148,12 +141,17 @@ func (p *reporter) Splaying(d time.Duration) {
 //
 //	retry: cancelled: waiting up to 10s for the command to exit (--kill-after)
 func (p *reporter) Cancelling(what string, grace time.Duration) {
+	p.say(fmt.Sprintf("cancelled: waiting up to %s for %s to exit (--kill-after)", dur(grace), what))
+}
+
+// say writes one progress line, "retry: TEXT"; -q drops it.
+func (p *reporter) say(text string) {
 	if p.quiet {
 		return
 	}
 	t := p.terminal()
 	p.mu.Lock()
-	_, err := fmt.Fprintf(p.w, "%s cancelled: waiting up to %s for %s to exit (--kill-after)\n", t.paint(bold, "retry:"), dur(grace), what)
+	_, err := fmt.Fprintf(p.w, "%s %s\n", t.paint(bold, "retry:"), text)
 	p.mu.Unlock()
 	p.watch.wrote(err)
 }

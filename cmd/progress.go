@@ -350,6 +350,15 @@ func attemptOf(n, max int) string {
 	return fmt.Sprintf("%d/%d", n, max)
 }
 
+// numberOf renders "2 of 3", or "2" when attempts are unlimited, for the
+// summary's sentences.
+func numberOf(n, max int) string {
+	if max == 0 {
+		return fmt.Sprint(n)
+	}
+	return fmt.Sprintf("%d of %d", n, max)
+}
+
 // seconds renders d as seconds with two decimals, "0.21s"; a minute or
 // more as a rounded duration, "2m3s", without its zero tail: "2m", "1h".
 func seconds(d time.Duration) string {

@@ -154,8 +154,8 @@ func (p *reporter) beginAttempt(n, max int) {
 	}
 }
 
-// endAttempt closes attempt n's fold; last: it failed, and no other
-// follows.
+// endAttempt closes attempt n's fold; failedLast: it failed, and no
+// other follows.
 func (p *reporter) endAttempt(n, max int, failedLast bool) {
 	if p.folds() {
 		p.ci.system.EndFold(p.w, p.fold(n, max), failedLast)
@@ -254,7 +254,14 @@ func flaky(res *runner.Result) bool {
 	return res.Outcome == runner.Succeeded && res.Total > 1 && last != nil && !last.TimedOut
 }
 
-// ciNotes are what retry explain says of the CI, and of the layers of
+// exhausted reports whether res ran out of attempts or of retry budget on
+// a retryable failure, after at least one attempt: the ending
+// --exhausted-exit names.
+func exhausted(res *runner.Result) bool {
+	return (res.Outcome == runner.Exhausted || res.Outcome == runner.Budget) && res.Last() != nil
+}
+
+// notes are what retry explain says of the CI, and of the layers of
 // retries it can see: depth is RETRY_DEPTH.
 func (c ciRun) notes(depth int) []string {
 	var notes []string

@@ -270,7 +270,7 @@ func newExplanation(cfg runner.Config, now time.Time, rep *reporter) *explanatio
 	if cfg.Timeout > 0 {
 		x.TimeoutMS = ptr(millis(cfg.Timeout))
 	}
-	splay := splayOf(cfg)
+	splay := cfg.MaxSplay()
 	if splay > 0 {
 		x.SplayMS = ptr(millis(splay))
 	}
@@ -312,7 +312,7 @@ func deadlineLine(cfg runner.Config, steps []planStep, deadline, longest time.Du
 		attemptsTake = "attempts of the whole --timeout " + dur(per)
 	}
 	// The attempts and their waits have what the longest splay leaves.
-	room := max(0, deadline-splayOf(cfg))
+	room := max(0, deadline-cfg.MaxSplay())
 	n, all := startsWithin(steps, room, per, longestWait)
 	if cfg.Attempts == 0 {
 		line := dur(deadline) + " ends the unlimited attempts"
@@ -348,15 +348,6 @@ func deadlineLine(cfg runner.Config, steps []planStep, deadline, longest time.Du
 	}
 	line += "; with the longest waits and " + attemptsTake + ", only " + strconv.Itoa(n) + " of the " + strconv.Itoa(cfg.Attempts) + " attempts" + verb + ", and retry gives up with exit 124"
 	return line, ptr(false), &n
-}
-
-// splayOf returns the longest splay before the first attempt of cfg:
-// none in a retry nested in another.
-func splayOf(cfg runner.Config) time.Duration {
-	if cfg.Depth > 0 {
-		return 0
-	}
-	return cfg.Splay
 }
 
 // dur renders a duration of the plan as Go writes it, to the millisecond:

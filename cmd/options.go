@@ -303,13 +303,13 @@ func ending(res *runner.Result, outputGone bool, chosen exitChoices) exitcodes.E
 		CancelSignal:  int(res.Signal),
 		OutputGone:    outputGone,
 		Flaky:         flaky(res),
+		Exhausted:     exhausted(res),
 		FlakyExit:     chosen.flaky,
 		ExhaustedExit: chosen.exhausted,
 	}
 	if last := res.Last(); last != nil {
 		e.Ran = true
 		e.Last = last.Exit
-		e.Exhausted = res.Outcome == runner.Exhausted || res.Outcome == runner.Budget
 	}
 	return e
 }

@@ -133,14 +133,7 @@ func (p *reporter) shownCommand() []string {
 //
 //	retry: waiting 1.23s before the first attempt (--splay)
 func (p *reporter) Splaying(d time.Duration) {
-	if p.quiet {
-		return
-	}
-	t := p.terminal()
-	p.mu.Lock()
-	_, err := fmt.Fprintf(p.w, "%s waiting %s before the first attempt (--splay)\n", t.paint(bold, "retry:"), seconds(d))
-	p.mu.Unlock()
-	p.watch.wrote(err)
+	p.say(fmt.Sprintf("waiting %s before the first attempt (--splay)", seconds(d)))
 }
 
 // Cancelling says, as soon as retry is cancelled, what it waits for and
@@ -148,12 +141,17 @@ func (p *reporter) Splaying(d time.Duration) {
 //
 //	retry: cancelled: waiting up to 10s for the command to exit (--kill-after)
 func (p *reporter) Cancelling(what string, grace time.Duration) {
+	p.say(fmt.Sprintf("cancelled: waiting up to %s for %s to exit (--kill-after)", dur(grace), what))
+}
+
+// say writes one progress line, "retry: TEXT"; -q drops it.
+func (p *reporter) say(text string) {
 	if p.quiet {
 		return
 	}
 	t := p.terminal()
 	p.mu.Lock()
-	_, err := fmt.Fprintf(p.w, "%s cancelled: waiting up to %s for %s to exit (--kill-after)\n", t.paint(bold, "retry:"), dur(grace), what)
+	_, err := fmt.Fprintf(p.w, "%s %s\n", t.paint(bold, "retry:"), text)
 	p.mu.Unlock()
 	p.watch.wrote(err)
 }
@@ -246,25 +244,15 @@ func (p *reporter) AttemptFinished(a *runner.Attempt, max int, retrying bool) {
 func (p *reporter) finish(res *runner.Result, max, code int) {
 	p.count.Stop()
 	p.count = nil
-	isFlaky := flaky(res)
-	// The summary line, made when first needed: a first attempt that
-	// succeeds shows none.
-	var made string
-	line := func() string {
-		if made == "" {
-			made = p.summaryLine(res, max, code)
-		}
-		return made
-	}
+	line := p.summaryLine(res, max, code)
 	flakyNote := ""
-	if isFlaky && p.ci.annotator != nil {
-		flakyNote = line()
+	if flaky(res) && p.ci.annotator != nil {
+		flakyNote = line
 	}
 	p.flushAnnotations(flakyNote, res.Omitted())
 	var rep *report
 	if p.summaryFile != "" || p.mode == summaryJSON {
 		rep = newReport(p.name(), p.shownCommand(), res, code, p.redactor)
-		rep.Flaky = isFlaky
 		rep.CI = newCIReport(p.ci)
 	}
 	if p.summaryFile != "" {
@@ -276,7 +264,7 @@ func (p *reporter) finish(res *runner.Result, max, code int) {
 	}
 	p.writeMetricsFile(res, code)
 	if p.ci.stepSummary != "" && noteworthy(res) {
-		if err := p.appendStepSummary(res, line()); err != nil {
+		if err := p.appendStepSummary(res, line); err != nil {
 			errorf(p.w, "GITHUB_STEP_SUMMARY: %s", err)
 		}
 	}
@@ -294,7 +282,7 @@ func (p *reporter) finish(res *runner.Result, max, code int) {
 		if res.Outcome != runner.Succeeded && res.Outcome != runner.Passed {
 			colour = red
 		}
-		fmt.Fprintf(p.w, "%s %s\n", t.paint(bold, "retry:"), t.paint(colour, line()))
+		fmt.Fprintf(p.w, "%s %s\n", t.paint(bold, "retry:"), t.paint(colour, line))
 		if mode == summaryText {
 			writeTable(p.w, attemptRows(res, p.redactor))
 		}
@@ -329,7 +317,7 @@ func (p *reporter) summaryLine(res *runner.Result, max, code int) string {
 	case c == 0:
 	case c == p.exits.flaky && flaky(res):
 		line += fmt.Sprintf("; exit %d (--flaky-exit)", code)
-	case c == p.exits.exhausted && (res.Outcome == runner.Exhausted || res.Outcome == runner.Budget):
+	case c == p.exits.exhausted && exhausted(res):
 		line += fmt.Sprintf("; exit %d (--exhausted-exit)", code)
 	}
 	if p.ci.jobAttempt > 0 {
@@ -360,6 +348,15 @@ func attemptOf(n, max int) string {
 		return fmt.Sprint(n)
 	}
 	return fmt.Sprintf("%d/%d", n, max)
+}
+
+// numberOf renders "2 of 3", or "2" when attempts are unlimited, for the
+// summary's sentences.
+func numberOf(n, max int) string {
+	if max == 0 {
+		return fmt.Sprint(n)
+	}
+	return fmt.Sprintf("%d of %d", n, max)
 }
 
 // seconds renders d as seconds with two decimals, "0.21s"; a minute or

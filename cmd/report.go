@@ -112,6 +112,7 @@ func newReport(name string, command []string, res *runner.Result, code int, r re
 		IdempotencyKey: res.IdempotencyKey,
 		Attempts:       make([]attemptReport, 0, len(res.Attempts)),
 		BudgetStore:    newStoreReport(res.StoreOutage),
+		Flaky:          flaky(res),
 	}
 	if omitted := res.Omitted(); omitted > 0 {
 		rep.AttemptsTotal, rep.AttemptsOmitted = ptr(res.Total), ptr(omitted)

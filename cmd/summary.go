@@ -67,11 +67,7 @@ func summaryLine(res *runner.Result, max, code int, r reasoner) string {
 		if flaky(res) {
 			// A success after a failure: the CI shows it green, the
 			// summary says what it took.
-			of := fmt.Sprint(n)
-			if max > 0 {
-				of = fmt.Sprintf("%d of %d", n, max)
-			}
-			return fmt.Sprintf("passed on attempt %s (flaky) after %s", of, took)
+			return fmt.Sprintf("passed on attempt %s (flaky) after %s", numberOf(n, max), took)
 		}
 		return fmt.Sprintf("succeeded on attempt %s after %s", attemptOf(n, max), took)
 	case runner.Cancelled:

@@ -79,11 +79,7 @@ func untilLine(res *runner.Result, max, code int, r reasoner) (string, bool) {
 	took := seconds(res.Elapsed)
 	switch res.Outcome {
 	case runner.Failed:
-		run := fmt.Sprint(last.Number)
-		if max > 0 {
-			run += fmt.Sprintf(" of %d", max)
-		}
-		return fmt.Sprintf("run %s failed after %s: %s (%d passed before it, %s in all)", run, seconds(last.Duration), r.Reason(last.Reason), res.Passed, took), true
+		return fmt.Sprintf("run %s failed after %s: %s (%d passed before it, %s in all)", numberOf(last.Number, max), seconds(last.Duration), r.Reason(last.Reason), res.Passed, took), true
 	case runner.Passed:
 		line := fmt.Sprintf("no failure in %s in %s", plural(res.Passed, "run"), took)
 		if last.TimedOut {

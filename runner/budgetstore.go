@@ -50,15 +50,17 @@ func (r *run) storeFailed(err error) bool {
 	}
 	if r.res.StoreOutage == nil {
 		r.res.StoreOutage = &StoreOutage{Error: err.Error(), Failed: r.cfg.BudgetUnavailable, Budget: r.cfg.Budget.Name()}
-		// Only what applies: the cap is named when there is one.
-		closed, open := "allows no retry", "going on without budget %q"
+		budget := fmt.Sprintf("budget %q", r.res.StoreOutage.Budget)
+		closed, open := budget+" allows no retry", "going on without "+budget
 		if r.cfg.MaxConcurrent > 0 {
-			closed, open = "allows no retry, and no attempt under its concurrency cap", "going on without budget %q and its concurrency cap"
+			// Only what applies: the cap is named when there is one.
+			closed += ", and no attempt under its concurrency cap"
+			open += " and its concurrency cap"
 		}
 		if r.cfg.BudgetUnavailable == FailClosed {
-			r.warn(fmt.Sprintf("%s; failing closed: budget %q %s", err, r.res.StoreOutage.Budget, closed))
+			r.warn(fmt.Sprintf("%s; failing closed: %s", err, closed))
 		} else {
-			r.warn(fmt.Sprintf("%s; failing open: "+open, err, r.res.StoreOutage.Budget))
+			r.warn(fmt.Sprintf("%s; failing open: %s", err, open))
 		}
 	}
 	r.cfg.Budget = nil

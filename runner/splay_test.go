@@ -126,3 +126,23 @@ func TestSplayPastTheDeadline(t *testing.T) {
 		t.Errorf("got %s after %d attempts, slept %v; want deadline, no attempt, no sleep", res.Outcome, len(res.Attempts), clock.sleeps)
 	}
 }
+
+// MaxSplay is the splay a run may wait: none when nested, where the
+// outer retry splayed.
+func TestMaxSplay(t *testing.T) {
+	for _, tc := range []struct {
+		splay time.Duration
+		depth int
+		want  time.Duration
+	}{
+		{0, 0, 0},
+		{time.Minute, 0, time.Minute},
+		{time.Minute, 1, 0},
+		{time.Minute, 2, 0},
+	} {
+		cfg := Config{Splay: tc.splay, Depth: tc.depth}
+		if got := cfg.MaxSplay(); got != tc.want {
+			t.Errorf("Splay %v, Depth %d: MaxSplay %v; want %v", tc.splay, tc.depth, got, tc.want)
+		}
+	}
+}

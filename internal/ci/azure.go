@@ -41,7 +41,7 @@ func (Azure) Folding() Folding { return ShutFolds }
 // "##[group]TITLE".
 // https://learn.microsoft.com/en-us/azure/devops/pipelines/scripts/logging-commands#formatting-commands
 func (Azure) BeginFold(w io.Writer, f Fold) {
-	fmt.Fprintf(w, "##[group]%s\n", oneLine(f.Header))
+	fmt.Fprintf(w, "##[group]%s\n", f.Header)
 }
 
 // EndFold implements System with "##[endgroup]" on a line of its own

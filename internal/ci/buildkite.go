@@ -38,7 +38,7 @@ func (Buildkite) Folding() Folding { return OpenFolds }
 // BeginFold implements System with "--- TITLE", a group shown shut.
 // https://buildkite.com/docs/pipelines/configure/managing-log-output#grouping-log-output
 func (Buildkite) BeginFold(w io.Writer, f Fold) {
-	fmt.Fprintf(w, "--- %s\n", oneLine(f.Header))
+	fmt.Fprintf(w, "--- %s\n", f.Header)
 }
 
 // EndFold implements System: after the last attempt that failed,

@@ -147,8 +147,9 @@ type Fold struct {
 	// ID names the fold where the system needs a name: unique in a job
 	// log, of letters, digits, "_", "-" and ".".
 	ID string
-	// Header is the attempt's header line, without its newline: the same
-	// on every system (see Header).
+	// Header is the attempt's header line, made by Header: one line,
+	// without its newline, the same on every system. The systems write
+	// it as it is.
 	Header string
 	// At is when the fold begins or ends.
 	At time.Time
@@ -156,19 +157,20 @@ type Fold struct {
 
 // Header is the line that begins an attempt on every CI: "retry NAME:
 // attempt 2/3: COMMAND", or "run 2/50" when running until a failure.
-// of is "2/3", or "2" when attempts are unlimited.
+// of is "2/3", or "2" when attempts are unlimited. The line breaks of
+// its parts are spaces in it, so that it stays one line in every marker.
 func Header(name string, until bool, of, command string) string {
 	noun := "attempt"
 	if until {
 		noun = "run"
 	}
-	return fmt.Sprintf("retry %s: %s %s: %s", name, noun, of, oneLine(command))
+	return oneLine(fmt.Sprintf("retry %s: %s %s: %s", name, noun, of, command))
 }
 
-// HeaderLine writes header as a line of its own, where a system cannot
+// HeaderLine writes header, made by Header, as a line of its own, where a system cannot
 // fold or a fold is not wanted.
 func HeaderLine(w io.Writer, header string) {
-	fmt.Fprintf(w, "%s\n", oneLine(header))
+	fmt.Fprintf(w, "%s\n", header)
 }
 
 // oneLine keeps s on one line: a line break in it would end a marker.

@@ -32,7 +32,7 @@ func (GitLab) Folding() Folding { return OpenFolds }
 // whether or not it is a terminal.
 // https://docs.gitlab.com/ci/jobs/job_logs/#custom-collapsible-sections
 func (GitLab) BeginFold(w io.Writer, f Fold) {
-	fmt.Fprintf(w, "\x1b[0Ksection_start:%d:%s[collapsed=false]\r\x1b[0K%s\n", f.At.Unix(), f.ID, oneLine(f.Header))
+	fmt.Fprintf(w, "\x1b[0Ksection_start:%d:%s[collapsed=false]\r\x1b[0K%s\n", f.At.Unix(), f.ID, f.Header)
 }
 
 // EndFold implements System with the section's end marker,
